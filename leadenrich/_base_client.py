@@ -1,0 +1,297 @@
+"""The request path shared by both clients: build, pace, send, map errors, parse, retry.
+
+Everything that does not wait lives in plain functions used by both classes; the sync and
+async classes differ only where they send or sleep.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Mapping
+from typing import Any, TypeVar
+
+import httpx
+import tenacity
+from pydantic import ValidationError
+from typing_extensions import Self
+
+from . import _clock
+from ._config import ClientOptions, resolve_options, with_timeout
+from ._endpoints import Call
+from ._errors import (
+    APIConnectionError,
+    APIResponseValidationError,
+    APIStatusError,
+    APITimeoutError,
+    LeadEnrichError,
+    status_error,
+)
+from ._ratelimit import Pacer, RateLimits
+from ._retry import RetryPolicy, RetryRun
+
+__all__ = ["AsyncAPIClient", "SyncAPIClient"]
+
+T = TypeVar("T")
+
+logger = logging.getLogger("leadenrich")
+
+# Failures that happen before a single byte of the request left this machine.
+_NOT_SENT = (httpx.ConnectError, httpx.ConnectTimeout, httpx.PoolTimeout, httpx.UnsupportedProtocol)
+
+
+def build_request(
+    http: httpx.Client | httpx.AsyncClient, options: ClientOptions, call: Call[Any]
+) -> httpx.Request:
+    headers = dict(options.auth_headers if call.auth else options.headers)
+    if call.body is not None:
+        headers["Content-Type"] = "application/json"
+    return http.build_request(
+        call.method,
+        options.base_url + call.path,
+        params=call.params,
+        content=call.body,
+        headers=headers,
+        timeout=options.long_timeout if call.long_running else options.timeout,
+    )
+
+
+def connection_error(exc: httpx.RequestError, request: httpx.Request) -> APIConnectionError:
+    sent = not isinstance(exc, _NOT_SENT)
+    cls = APITimeoutError if isinstance(exc, httpx.TimeoutException) else APIConnectionError
+    what = "timed out" if cls is APITimeoutError else "failed"
+    stage = "after the request was sent" if sent else "before the request was sent"
+    detail = str(exc) or type(exc).__name__
+    return cls(
+        f"{request.method} {request.url.path} {what} {stage}: {detail}",
+        request=request,
+        request_sent=sent,
+    )
+
+
+def process_response(call: Call[T], response: httpx.Response, options: ClientOptions) -> T:
+    if logger.isEnabledFor(logging.DEBUG):
+        logger.debug("%s %s -> %d", call.method, response.request.url.path, response.status_code)
+    if not response.is_success:
+        raise status_error(response, secret=options.api_key)
+    try:
+        return call.parse(response.content)
+    except ValidationError as exc:
+        raise _validation_failure(call, response, exc) from None
+
+
+def _validation_failure(
+    call: Call[Any], response: httpx.Response, exc: ValidationError
+) -> APIResponseValidationError:
+    problems: list[str] = []
+    for error in exc.errors(include_url=False)[:5]:
+        where = ".".join(str(p) for p in error["loc"]) or "body"
+        problems.append(f"{where}: {error['msg']}")
+    message = (
+        f"{response.status_code} response to {call.method} {response.request.url.path} "
+        f"does not fit {exc.title}: {'; '.join(problems)}"
+    )
+    return APIResponseValidationError(message, response=response)
+
+
+class _BaseClient:
+    """Settings, pacing and copies: the parts of a client that never wait."""
+
+    _options: ClientOptions
+    _policy: RetryPolicy
+    _pacer: Pacer | None
+    _owns_http: bool
+
+    def _configure(
+        self,
+        api_key: str | None,
+        base_url: str | None,
+        timeout: float | httpx.Timeout,
+        max_retries: int,
+        default_headers: Mapping[str, str] | None,
+        rate_limits: RateLimits | None,
+        max_retry_after: float,
+        upstream_full_retries: int,
+    ) -> None:
+        self._options = resolve_options(api_key, base_url, timeout, default_headers)
+        self._policy = _policy(max_retries, max_retry_after, upstream_full_retries)
+        self._pacer = Pacer(rate_limits) if rate_limits is not None else None
+
+    @property
+    def base_url(self) -> str:
+        """The API's base address, ending in `/api/v1`."""
+        return self._options.base_url
+
+    @property
+    def max_retries(self) -> int:
+        """How many times a retryable failure is retried."""
+        return self._policy.max_retries
+
+    @property
+    def timeout(self) -> httpx.Timeout:
+        """The timeout of every call (sync enrich and re-enrich wait at least 100 s to read)."""
+        return self._options.timeout
+
+    @property
+    def rate_limits(self) -> RateLimits | None:
+        """The per-key budget the client paces itself to, or None when pacing is off."""
+        return self._pacer.limits if self._pacer is not None else None
+
+    def with_options(
+        self,
+        *,
+        timeout: float | httpx.Timeout | None = None,
+        max_retries: int | None = None,
+        max_retry_after: float | None = None,
+        upstream_full_retries: int | None = None,
+    ) -> Self:
+        """A copy of this client that differs only in the options given.
+
+        The copy shares the connection pool and the rate-limit budget with this client.
+        Closing the copy leaves the pool open; closing the original closes it.
+
+        Example:
+            >>> patient = client.with_options(timeout=120, max_retries=5)  # doctest: +SKIP
+        """
+        clone = object.__new__(type(self))
+        clone.__dict__.update(self.__dict__)
+        if timeout is not None:
+            clone._options = with_timeout(self._options, timeout)
+        clone._policy = _policy(
+            self._policy.max_retries if max_retries is None else max_retries,
+            self._policy.max_retry_after if max_retry_after is None else max_retry_after,
+            self._policy.upstream_full_retries if upstream_full_retries is None else upstream_full_retries,
+        )
+        clone._owns_http = False
+        clone._bind_resources()
+        return clone
+
+    def _bind_resources(self) -> None:
+        """Attach the resource namespaces (leads, jobs, ...) to this client."""
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}(base_url={self.base_url!r}, max_retries={self.max_retries})"
+
+    def _pace_delay(self, call: Call[Any]) -> float:
+        if self._pacer is None or call.bucket is None:
+            return 0.0
+        return self._pacer.reserve(call.bucket)
+
+    def _new_run(self, call: Call[Any]) -> RetryRun:
+        return RetryRun(self._policy, call)
+
+
+def _policy(max_retries: object, max_retry_after: object, upstream_full_retries: object) -> RetryPolicy:
+    return RetryPolicy(
+        _count("max_retries", max_retries),
+        _seconds("max_retry_after", max_retry_after),
+        _count("upstream_full_retries", upstream_full_retries),
+    )
+
+
+def _count(name: str, value: object) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+        raise LeadEnrichError(f"{name} must be an int >= 0, got {value!r}")
+    return value
+
+
+def _seconds(name: str, value: object) -> float:
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or value < 0:
+        raise LeadEnrichError(f"{name} must be a number of seconds >= 0, got {value!r}")
+    return float(value)
+
+
+class SyncAPIClient(_BaseClient):
+    """The blocking request path."""
+
+    _http: httpx.Client
+
+    def _request(self, call: Call[T]) -> T:
+        try:
+            return self._attempt(call)
+        except (APIConnectionError, APIStatusError) as first:
+            return self._retry(call, first)
+
+    def _attempt(self, call: Call[T]) -> T:
+        request = build_request(self._http, self._options, call)
+        delay = self._pace_delay(call)
+        if delay > 0:
+            _clock.sleep(delay)
+        try:
+            response = self._http.send(request)
+        except httpx.RequestError as exc:
+            raise connection_error(exc, request) from exc
+        return process_response(call, response, self._options)
+
+    def _retry(self, call: Call[T], first: LeadEnrichError) -> T:
+        run = self._new_run(call)
+        pending = [first]
+
+        def attempt() -> T:
+            run.attempts += 1
+            if pending:
+                raise pending.pop()
+            return self._attempt(call)
+
+        retrying = tenacity.Retrying(sleep=lambda seconds: _clock.sleep(seconds), **run.tenacity_options())
+        return retrying(attempt)
+
+    def close(self) -> None:
+        """Close the connection pool (unless it was passed in as `http_client`)."""
+        if self._owns_http:
+            self._http.close()
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()
+
+
+class AsyncAPIClient(_BaseClient):
+    """The asyncio request path; it never blocks the event loop."""
+
+    _http: httpx.AsyncClient
+
+    async def _request(self, call: Call[T]) -> T:
+        try:
+            return await self._attempt(call)
+        except (APIConnectionError, APIStatusError) as first:
+            return await self._retry(call, first)
+
+    async def _attempt(self, call: Call[T]) -> T:
+        request = build_request(self._http, self._options, call)
+        delay = self._pace_delay(call)
+        if delay > 0:
+            await _clock.async_sleep(delay)
+        try:
+            response = await self._http.send(request)
+        except httpx.RequestError as exc:
+            raise connection_error(exc, request) from exc
+        return process_response(call, response, self._options)
+
+    async def _retry(self, call: Call[T], first: LeadEnrichError) -> T:
+        run = self._new_run(call)
+        pending = [first]
+
+        async def attempt() -> T:
+            run.attempts += 1
+            if pending:
+                raise pending.pop()
+            return await self._attempt(call)
+
+        async def sleep(seconds: float) -> None:
+            await _clock.async_sleep(seconds)
+
+        retrying = tenacity.AsyncRetrying(sleep=sleep, **run.tenacity_options())
+        return await retrying(attempt)
+
+    async def aclose(self) -> None:
+        """Close the connection pool (unless it was passed in as `http_client`)."""
+        if self._owns_http:
+            await self._http.aclose()
+
+    async def __aenter__(self) -> Self:
+        return self
+
+    async def __aexit__(self, *exc_info: object) -> None:
+        await self.aclose()

@@ -1,0 +1,202 @@
+"""Every endpoint of the API, described once: method, path, query, body, response model.
+
+Pure functions with no I/O. They validate the caller's arguments, so bad input raises
+InvalidRequestError before anything is sent, and they are shared by both clients.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any, Generic, TypeVar
+from urllib.parse import quote
+
+from pydantic import BaseModel, ValidationError
+
+from ._errors import InvalidRequestError
+from ._models import (
+    EmailFindIn,
+    EmailFindOut,
+    EnrichJobCreated,
+    Health,
+    JobOut,
+    LeadDeleted,
+    LeadIn,
+    LeadOut,
+    LeadPage,
+    MobileFindIn,
+    MobileFindOut,
+    UsageOut,
+)
+from ._models.leads import EnrichRequest
+from ._ratelimit import Bucket
+
+__all__ = ["Call", "LeadLike"]
+
+T = TypeVar("T")
+M = TypeVar("M", bound=BaseModel)
+
+LeadLike = LeadIn | Mapping[str, Any]
+"""A LeadIn, or a mapping with its fields such as ``{"company": "Acme", "domain": "acme.com"}``."""
+
+
+@dataclass(frozen=True)
+class Call(Generic[T]):
+    """One HTTP exchange, ready to send."""
+
+    method: str
+    path: str
+    parse: Callable[[bytes], T]
+    params: Mapping[str, int | str] | None = None
+    body: bytes | None = None
+    auth: bool = True
+    bucket: Bucket | None = "sync"
+    # A POST that may spend credit: never re-sent once the server may have accepted it.
+    charges: bool = False
+    # The server holds the request open for the whole enrichment (up to ~90 s).
+    long_running: bool = False
+
+    @property
+    def idempotent(self) -> bool:
+        """Safe to send again after an ambiguous failure."""
+        return self.method in ("GET", "DELETE")
+
+
+def _json_parser(model: type[M]) -> Callable[[bytes], M]:
+    return model.model_validate_json
+
+
+def _lenient_parser(model: type[M]) -> Callable[[bytes], M]:
+    # For bodies the spec does not show: an empty body is as good as an empty object.
+    def parse(content: bytes) -> M:
+        if not content.strip():
+            return model.model_validate(None)
+        return model.model_validate_json(content)
+
+    return parse
+
+
+def _segment(name: str, value: object) -> str:
+    if not isinstance(value, str):
+        raise TypeError(f"{name} must be a str, got {type(value).__name__}")
+    if not value.strip():
+        raise InvalidRequestError(f"{name} must be a non-empty string")
+    # quote() leaves dots alone, and "." or ".." would climb the path; escape them too.
+    escaped = quote(value, safe="")
+    return escaped.replace(".", "%2E") if value in (".", "..") else escaped
+
+
+def _validated(model: type[M], what: str, **values: Any) -> M:
+    try:
+        return model.model_validate(values)
+    except ValidationError as exc:
+        raise InvalidRequestError(f"invalid {what}: {_describe(exc)}") from None
+
+
+def _describe(exc: ValidationError) -> str:
+    parts: list[str] = []
+    for error in exc.errors(include_url=False):
+        where = ".".join(str(p) for p in error["loc"])
+        message = error["msg"].removeprefix("Value error, ")
+        parts.append(f"{where}: {message}" if where else message)
+    return "; ".join(parts)
+
+
+def coerce_lead(lead: object) -> LeadIn:
+    """A LeadIn from a LeadIn or a mapping of its fields; InvalidRequestError otherwise."""
+    if isinstance(lead, LeadIn):
+        return lead
+    if isinstance(lead, Mapping):
+        return _validated(LeadIn, "lead", **{str(k): v for k, v in lead.items()})  # pyright: ignore[reportUnknownVariableType, reportUnknownArgumentType]
+    raise TypeError(f"lead must be a LeadIn or a mapping of its fields, got {type(lead).__name__}")
+
+
+def _non_negative_int(name: str, value: object, minimum: int) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise TypeError(f"{name} must be an int, got {type(value).__name__}")
+    if value < minimum:
+        raise InvalidRequestError(f"{name} must be >= {minimum}, got {value}")
+    return value
+
+
+def _enrich_body(lead: object, callback_url: str | None) -> bytes:
+    request = _validated(EnrichRequest, "enrich request", lead=coerce_lead(lead), callback_url=callback_url)
+    return request.model_dump_json(exclude_none=True).encode()
+
+
+def health() -> Call[Health]:
+    return Call("GET", "/health", _lenient_parser(Health), auth=False, bucket=None)
+
+
+def usage() -> Call[UsageOut]:
+    return Call("GET", "/usage", _json_parser(UsageOut))
+
+
+def enrich(lead: object, callback_url: str | None = None) -> Call[EnrichJobCreated]:
+    return Call(
+        "POST",
+        "/leads/enrich",
+        _json_parser(EnrichJobCreated),
+        body=_enrich_body(lead, callback_url),
+        bucket="async",
+        charges=True,
+    )
+
+
+def enrich_sync(lead: object) -> Call[LeadOut]:
+    return Call(
+        "POST",
+        "/leads/enrich",
+        _json_parser(LeadOut),
+        params={"mode": "sync"},
+        body=_enrich_body(lead, None),
+        charges=True,
+        long_running=True,
+    )
+
+
+def list_leads(limit: int = 50, skip: int = 0) -> Call[LeadPage]:
+    params = {"limit": _non_negative_int("limit", limit, 1), "skip": _non_negative_int("skip", skip, 0)}
+    return Call("GET", "/leads", _json_parser(LeadPage), params=params)
+
+
+def get_lead(lead_id: str) -> Call[LeadOut]:
+    return Call("GET", f"/leads/{_segment('lead_id', lead_id)}", _json_parser(LeadOut))
+
+
+def delete_lead(lead_id: str) -> Call[LeadDeleted]:
+    path = f"/leads/{_segment('lead_id', lead_id)}"
+    parse = _lenient_parser(LeadDeleted)
+
+    def parse_deleted(content: bytes) -> LeadDeleted:
+        deleted = parse(content)
+        if deleted.id is None:
+            deleted.id = lead_id
+        return deleted
+
+    return Call("DELETE", path, parse_deleted)
+
+
+def re_enrich(lead_id: str) -> Call[LeadOut]:
+    path = f"/leads/{_segment('lead_id', lead_id)}/re-enrich"
+    return Call("POST", path, _json_parser(LeadOut), charges=True, long_running=True)
+
+
+def get_job(job_id: str) -> Call[JobOut]:
+    return Call("GET", f"/jobs/{_segment('job_id', job_id)}", _json_parser(JobOut))
+
+
+def find_email(**person: str | None) -> Call[EmailFindOut]:
+    query = _validated(EmailFindIn, "email search", **person)
+    body = query.model_dump_json(exclude_none=True).encode()
+    return Call("POST", "/email/find", _json_parser(EmailFindOut), body=body, charges=True)
+
+
+def find_mobile(**person: str | None) -> Call[MobileFindOut]:
+    query = _validated(MobileFindIn, "mobile lookup", **person)
+    body = query.model_dump_json(exclude_none=True).encode()
+    return Call("POST", "/mobile/find", _json_parser(MobileFindOut), body=body, charges=True)
+
+
+def get_mobile(lookup_id: str) -> Call[MobileFindOut]:
+    return Call("GET", f"/mobile/find/{_segment('lookup_id', lookup_id)}", _json_parser(MobileFindOut))

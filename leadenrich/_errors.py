@@ -1,0 +1,274 @@
+"""The exception hierarchy, and how an HTTP response becomes one of its errors."""
+
+from __future__ import annotations
+
+import json
+from typing import TYPE_CHECKING, Any, cast
+
+import httpx
+from pydantic import ValidationError
+
+from ._models import ValidationErrorItem
+
+if TYPE_CHECKING:
+    from ._models import JobOut, MobileFindOut
+
+__all__ = [
+    "APIConnectionError",
+    "APIResponseValidationError",
+    "APIStatusError",
+    "APITimeoutError",
+    "AuthenticationError",
+    "InternalServerError",
+    "InvalidRequestError",
+    "JobFailedError",
+    "LeadEnrichError",
+    "NotFoundError",
+    "PermissionDeniedError",
+    "PollTimeoutError",
+    "QuotaExceededError",
+    "RateLimitError",
+    "UnprocessableEntityError",
+]
+
+_EXCERPT = 200
+
+
+class LeadEnrichError(Exception):
+    """The base of every error the SDK raises.
+
+    Example:
+        >>> try:  # doctest: +SKIP
+        ...     client.leads.get("ld_missing")
+        ... except LeadEnrichError as exc:
+        ...     print(f"enrichment failed: {exc}")
+    """
+
+    attempts: int
+    """How many times the request was sent (1 when it was not retried)."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+        self.attempts = 1
+
+    def __str__(self) -> str:
+        if self.attempts > 1:
+            return f"{self.message} (after {self.attempts} attempts)"
+        return self.message
+
+
+class InvalidRequestError(LeadEnrichError, ValueError):
+    """The call was rejected by the SDK before anything was sent (and so nothing was charged).
+
+    Example:
+        >>> try:  # doctest: +SKIP
+        ...     client.email.find(first_name="Ada")
+        ... except InvalidRequestError as exc:
+        ...     print(exc)  # says which combination of keywords is valid
+    """
+
+
+class APIConnectionError(LeadEnrichError):
+    """The service could not be reached, or the connection broke before an answer came.
+
+    `request_sent` tells whether the request may have reached the service. When it did and
+    the call charges credit, the SDK does not re-send it: check `leads.list()` or the job
+    before trying again.
+    """
+
+    def __init__(self, message: str, *, request: httpx.Request, request_sent: bool) -> None:
+        super().__init__(message)
+        self.request = request
+        self.request_sent = request_sent
+
+
+class APITimeoutError(APIConnectionError):
+    """The service did not answer in time."""
+
+
+class APIStatusError(LeadEnrichError):
+    """The service answered with an error status.
+
+    Attributes:
+        status_code: The HTTP status.
+        response: The `httpx.Response`.
+        detail: The `detail` of the error body: a string, the 422 list, or None.
+        body: The decoded JSON body, or the text when it was not JSON.
+    """
+
+    status_code: int
+    response: httpx.Response
+    detail: Any
+    body: Any
+
+    def __init__(self, message: str, *, response: httpx.Response, body: Any, detail: Any) -> None:
+        super().__init__(message)
+        self.response = response
+        self.status_code = response.status_code
+        self.body = body
+        self.detail = detail
+
+
+class AuthenticationError(APIStatusError):
+    """401: the API key is missing or invalid. Pass it as `api_key` or set `LEADENRICH_API_KEY`."""
+
+
+class QuotaExceededError(APIStatusError):
+    """402: the monthly quota or the credits are exhausted; a credit pack is needed."""
+
+
+class PermissionDeniedError(APIStatusError):
+    """403: the account's plan does not include API access (Growth, Scale and Enterprise do)."""
+
+
+class NotFoundError(APIStatusError):
+    """404: no such job, lead or lookup, or it belongs to another account."""
+
+
+class UnprocessableEntityError(APIStatusError):
+    """422: the service rejected the request; `.errors` lists each invalid value."""
+
+    errors: list[ValidationErrorItem]
+
+    def __init__(self, message: str, *, response: httpx.Response, body: Any, detail: Any) -> None:
+        super().__init__(message, response=response, body=body, detail=detail)
+        self.errors = _validation_items(detail)
+
+
+class RateLimitError(APIStatusError):
+    """429: too many requests.
+
+    Attributes:
+        retry_after: Seconds the service asked to wait (its `Retry-After` header), if given.
+        upstream_full: True when the platform's ceiling of concurrent enrichments was
+            reached (transient load), False when this key exceeded its own rate.
+    """
+
+    retry_after: float | None
+    upstream_full: bool
+
+    def __init__(self, message: str, *, response: httpx.Response, body: Any, detail: Any) -> None:
+        super().__init__(message, response=response, body=body, detail=detail)
+        self.retry_after = _retry_after(response)
+        self.upstream_full = isinstance(detail, str) and detail.lstrip().lower().startswith("upstream_full")
+
+
+class InternalServerError(APIStatusError):
+    """5xx: the service failed."""
+
+
+class APIResponseValidationError(LeadEnrichError):
+    """A successful answer whose body does not fit the expected model.
+
+    Attributes:
+        response: The `httpx.Response`.
+        body: The body as text.
+    """
+
+    def __init__(self, message: str, *, response: httpx.Response) -> None:
+        super().__init__(message)
+        self.response = response
+        self.body: str = response.text
+
+
+class JobFailedError(LeadEnrichError):
+    """An enrichment job ended `failed`. `.job` is the final JobOut, `.job.error` says why."""
+
+    def __init__(self, job: JobOut) -> None:
+        reason = json.dumps(job.error) if job.error else "no reason given"
+        super().__init__(f"enrichment job {job.job_id} failed: {reason}")
+        self.job = job
+
+
+class PollTimeoutError(LeadEnrichError):
+    """A wait reached its deadline. `.last` is the last object polled (JobOut or MobileFindOut)."""
+
+    def __init__(self, message: str, *, last: JobOut | MobileFindOut | None) -> None:
+        super().__init__(message)
+        self.last = last
+
+
+_STATUS_ERRORS: dict[int, type[APIStatusError]] = {
+    401: AuthenticationError,
+    402: QuotaExceededError,
+    403: PermissionDeniedError,
+    404: NotFoundError,
+    422: UnprocessableEntityError,
+    429: RateLimitError,
+}
+
+_HINTS: dict[int, str] = {
+    401: "pass the API key as api_key= or set LEADENRICH_API_KEY",
+    402: "buy a credit pack or wait for next month's quota",
+    403: "API access needs a Growth, Scale or Enterprise plan",
+}
+
+
+def status_error(response: httpx.Response, *, secret: str | None = None) -> APIStatusError:
+    """Build the typed error for a non-2xx response.
+
+    `secret` (the API key) is masked wherever the service echoed it into the message.
+    """
+    body, detail = _decode(response)
+    code = response.status_code
+    cls = _STATUS_ERRORS.get(code) or (InternalServerError if code >= 500 else APIStatusError)
+    summary = _summarize(detail, body)
+    request = response.request
+    message = (
+        f"{code} {response.reason_phrase or 'error'} from {request.method} {request.url.path}: {summary}"
+    )
+    if code in _HINTS:
+        message += f" ({_HINTS[code]})"
+    if secret:
+        message = message.replace(secret, "***")
+    return cls(message, response=response, body=body, detail=detail)
+
+
+def _decode(response: httpx.Response) -> tuple[Any, Any]:
+    try:
+        body: Any = response.json()
+    except (ValueError, UnicodeDecodeError):
+        return response.text, None
+    if isinstance(body, dict):
+        mapping = cast("dict[str, Any]", body)
+        return mapping, mapping.get("detail")
+    return body, None
+
+
+def _summarize(detail: Any, body: Any) -> str:
+    if isinstance(detail, str):
+        return detail
+    if isinstance(detail, list):
+        items = _validation_items(detail)  # pyright: ignore[reportUnknownArgumentType]
+        if items:
+            return "; ".join(f"{'.'.join(map(str, item.loc)) or '(request)'}: {item.msg}" for item in items)
+    text = body if isinstance(body, str) else json.dumps(body)
+    text = " ".join(text.split())
+    if not text:
+        return "empty body"
+    return text if len(text) <= _EXCERPT else text[:_EXCERPT] + "..."
+
+
+def _validation_items(detail: Any) -> list[ValidationErrorItem]:
+    if not isinstance(detail, list):
+        return []
+    items: list[ValidationErrorItem] = []
+    for entry in detail:  # pyright: ignore[reportUnknownVariableType]
+        try:
+            items.append(ValidationErrorItem.model_validate(entry))
+        except ValidationError:
+            continue
+    return items
+
+
+def _retry_after(response: httpx.Response) -> float | None:
+    value = response.headers.get("retry-after")
+    if value is None:
+        return None
+    try:
+        seconds = float(value.strip())
+    except ValueError:
+        # An HTTP-date is allowed by RFC 9110 but the spec promises integer seconds.
+        return None
+    return seconds if seconds >= 0 else None

@@ -1,0 +1,70 @@
+"""The caller's account: usage, quota and credit balances, and the health check."""
+
+from __future__ import annotations
+
+from typing import Any, cast
+
+from pydantic import Field, model_validator
+
+from .base import ResponseModel
+
+__all__ = ["ApiCalls", "Health", "MobileCredits", "MonthlyLeads", "UsageOut"]
+
+
+class MonthlyLeads(ResponseModel):
+    """The monthly enrichment quota and what was used of it."""
+
+    included: int | None = Field(description="Leads included in the plan this month; null when unlimited.")
+    credits_added: int = Field(description="Leads added by credit packs.")
+    effective_limit: int | None = Field(description="included + credits_added; null when unlimited.")
+    used: int = Field(description="Leads enriched (and email hits) this month.")
+
+
+class MobileCredits(ResponseModel):
+    """The mobile-lookup credit pool."""
+
+    purchased: int = Field(description="Mobile credits bought.")
+    used: int = Field(description="Mobile credits spent on settled lookups.")
+    balance: int = Field(description="Mobile credits left.")
+
+
+class ApiCalls(ResponseModel):
+    """API requests counted this month."""
+
+    total: int = Field(description="Requests by every key of the account.")
+    this_key: int = Field(description="Requests by the key making this call.")
+
+
+class UsageOut(ResponseModel):
+    """Quota, credit balances and request counts of the current month.
+
+    Example:
+        >>> usage = client.usage()  # doctest: +SKIP
+        >>> usage.monthly_leads.used, usage.mobile_credits.balance  # doctest: +SKIP
+        (12, 50)
+    """
+
+    tier: str = Field(description="The account's plan, such as `growth`.")
+    monthly_leads: MonthlyLeads = Field(description="The enrichment quota.")
+    mobile_credits: MobileCredits = Field(description="The mobile credit pool.")
+    api_calls_this_month: ApiCalls = Field(description="Request counts.")
+
+
+class Health(ResponseModel):
+    """The answer of the liveness check. The spec does not show its body: whatever the
+    service sends is kept, and a bare string becomes `status`."""
+
+    status: str | None = Field(
+        default=None, description="The service's own word for its state, such as `ok`."
+    )
+
+    @model_validator(mode="before")
+    @classmethod
+    def _wrap(cls, value: Any) -> Any:
+        if value is None:
+            return {}
+        if isinstance(value, str):
+            return {"status": value}
+        if isinstance(value, dict):
+            return cast("dict[str, Any]", value)
+        return {"value": value}

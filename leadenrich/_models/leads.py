@@ -1,0 +1,251 @@
+"""Leads: what is sent for enrichment, what comes back, and the listing."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from datetime import datetime
+from typing import Any, ClassVar, cast
+
+from pydantic import ConfigDict, Field, field_validator, model_validator
+
+from .base import RequestModel, ResponseModel
+
+__all__ = [
+    "BuyingCommitteeMember",
+    "CompanyOverview",
+    "EngagementPlaybook",
+    "EnrichRequest",
+    "Enrichment",
+    "IntentSignals",
+    "LeadDeleted",
+    "LeadIn",
+    "LeadOut",
+    "LeadPage",
+    "TechStack",
+]
+
+
+class LeadIn(RequestModel):
+    """The lead to enrich. `company` and `domain` are required.
+
+    Example:
+        >>> LeadIn(company="Acme", domain="acme.com", name="Ada Lovelace", email="ada@acme.com")
+        LeadIn(name='Ada Lovelace', email='ada@acme.com', title=None, company='Acme', domain='acme.com', linkedin_url=None)
+    """
+
+    name: str | None = Field(default=None, description="Full name of the contact.")
+    email: str | None = Field(
+        default=None, description="Used for dedupe against existing leads and for email validation."
+    )
+    title: str | None = Field(default=None, description="Job title.")
+    company: str = Field(min_length=1, description="Company name.")
+    domain: str = Field(
+        min_length=1,
+        description=(
+            "Company domain, bare (no scheme), such as `acme.com`. "
+            "Used for firmographics, intent signals and email discovery."
+        ),
+    )
+    linkedin_url: str | None = Field(
+        default=None, description="Profile URL; enables profile-based enrichment paths."
+    )
+
+    @field_validator("domain")
+    @classmethod
+    def _bare_domain(cls, value: str) -> str:
+        if "://" in value or "/" in value or " " in value:
+            raise ValueError(
+                f"domain must be a bare domain such as 'acme.com', not {value!r}: "
+                "drop the scheme, path and spaces"
+            )
+        return value
+
+
+class _LeadEcho(LeadIn):
+    # The lead as the server echoes it back: parsed leniently, because a response must
+    # never fail on a field the server adds. Still a LeadIn for isinstance and typing.
+    model_config: ClassVar[ConfigDict] = ConfigDict(extra="allow", strict=False)
+
+    @field_validator("domain")
+    @classmethod
+    def _bare_domain(cls, value: str) -> str:
+        return value
+
+
+class CompanyOverview(ResponseModel):
+    """Firmographics of the lead's company."""
+
+    company_size: str | None = Field(default=None, description="Bucketed headcount, such as `51-200`.")
+    industry: str | None = Field(default=None, description="Primary industry classification.")
+    summary: str | None = Field(default=None, description="One paragraph about the company.")
+
+
+class TechStack(ResponseModel):
+    """Technologies the company is known to use, by category."""
+
+    cloud: list[str] = Field(default_factory=list[str], description="Cloud providers and platforms.")
+    crm: list[str] = Field(default_factory=list[str], description="CRM and sales tools.")
+    security: list[str] = Field(default_factory=list[str], description="Security products.")
+    infrastructure: list[str] = Field(
+        default_factory=list[str], description="Infrastructure and DevOps tools."
+    )
+    other: list[str] = Field(default_factory=list[str], description="Everything else detected.")
+
+
+class IntentSignals(ResponseModel):
+    """Signals that the company may be in a buying cycle."""
+
+    hiring_signals: list[str] = Field(default_factory=list[str], description="Recent hires or open roles.")
+    recent_news: list[str] = Field(
+        default_factory=list[str], description="News from roughly the last 90 days."
+    )
+    content_published: list[str] = Field(
+        default_factory=list[str], description="Content the company published."
+    )
+    events_attended: list[str] = Field(default_factory=list[str], description="Events the company attended.")
+
+
+class BuyingCommitteeMember(ResponseModel):
+    """One person involved in the buying decision."""
+
+    name: str | None = Field(default=None, description="Full name.")
+    title: str | None = Field(default=None, description="Job title.")
+    role: str | None = Field(
+        default=None,
+        description="Role in the decision, for example economic buyer, champion, technical evaluator.",
+    )
+    linkedin_url: str | None = Field(default=None, description="Profile URL.")
+
+
+class EngagementPlaybook(ResponseModel):
+    """How and when to approach the lead."""
+
+    timing: str | None = Field(default=None, description="When to reach out.")
+    opening_line: str | None = Field(default=None, description="A suggested first sentence.")
+    value_prop: str | None = Field(default=None, description="The value proposition to lead with.")
+    case_study_angle: str | None = Field(default=None, description="Which customer story fits best.")
+
+
+class Enrichment(ResponseModel):
+    """The structured enrichment record of a lead."""
+
+    company_overview: CompanyOverview = Field(description="Size, industry and a summary.")
+    tech_stack: TechStack = Field(description="Technologies by category.")
+    products: list[str] = Field(default_factory=list[str], description="The company's products.")
+    intent_signals: IntentSignals = Field(description="Hiring, news, content and events.")
+    buying_committee: list[BuyingCommitteeMember] = Field(
+        default_factory=list[BuyingCommitteeMember], description="People involved in the buying decision."
+    )
+    pain_points: list[str] = Field(default_factory=list[str], description="Likely pain points.")
+    engagement_playbook: EngagementPlaybook = Field(description="How and when to engage.")
+    opportunity_score: int = Field(ge=0, le=100, description="How promising the lead is, 0 to 100.")
+    score_rationale: str | None = Field(default=None, description="One-sentence explanation of the score.")
+    tags: list[str] = Field(
+        default_factory=list[str], description="Semantic tags (persona, segment and similar)."
+    )
+
+
+class LeadOut(ResponseModel):
+    """An enriched lead, as stored by the service.
+
+    Example:
+        >>> lead = client.leads.enrich_sync({"company": "Acme", "domain": "acme.com"})  # doctest: +SKIP
+        >>> lead.enrichment.opportunity_score  # doctest: +SKIP
+        72
+    """
+
+    id: str = Field(description="Lead identifier.")
+    input: LeadIn = Field(description="The lead as submitted.")
+    enrichment: Enrichment = Field(description="The enrichment record.")
+    tier: str | None = Field(default=None, description="Account tier at the time of enrichment.")
+    created_at: datetime | None = Field(default=None, description="When the lead was enriched.")
+    deduped: bool | None = Field(
+        default=None,
+        description="True when the contact already existed and the existing record was returned without a charge.",
+    )
+    message: str | None = Field(default=None, description="A message from the service, if any.")
+
+    @field_validator("input", mode="before")
+    @classmethod
+    def _lenient_input(cls, value: Any) -> Any:
+        return _LeadEcho.model_validate(value) if isinstance(value, dict) else value
+
+
+_LIST_KEYS = ("items", "leads", "data", "results")
+
+
+class LeadPage(ResponseModel):
+    """One page of `GET /leads`. Iterating a page yields its leads.
+
+    The service may answer with a bare list or with an object that holds the leads under
+    `items`, `leads`, `data` or `results`; other keys of that object (a total, say) are
+    kept as extra attributes.
+
+    Example:
+        >>> page = client.leads.list(limit=20)  # doctest: +SKIP
+        >>> [lead.id for lead in page]  # doctest: +SKIP
+    """
+
+    items: list[LeadOut] = Field(default_factory=list[LeadOut], description="The leads of this page.")
+
+    @model_validator(mode="before")
+    @classmethod
+    def _unwrap(cls, value: Any) -> Any:
+        if isinstance(value, list):
+            return {"items": value}  # pyright: ignore[reportUnknownVariableType]
+        if isinstance(value, dict):
+            body = cast("dict[str, Any]", value)
+            for key in _LIST_KEYS:
+                if isinstance(body.get(key), list):
+                    rest = {k: v for k, v in body.items() if k != key}
+                    return {**rest, "items": body[key]}
+        return cast("Any", value)
+
+    def __iter__(self) -> Iterator[LeadOut]:  # type: ignore[override]  # pyright: ignore[reportIncompatibleMethodOverride]
+        """Iterate over the leads of this page."""
+        return iter(self.items)
+
+    def __len__(self) -> int:
+        """The number of leads on this page."""
+        return len(self.items)
+
+
+class LeadDeleted(ResponseModel):
+    """The answer to `DELETE /leads/{lead_id}`.
+
+    The spec does not show this body, so every field is optional and whatever the service
+    sends is kept. `id` is filled with the deleted lead's id when the body does not carry it.
+    """
+
+    id: str | None = Field(default=None, description="The id of the deleted lead.")
+    deleted: bool | None = Field(
+        default=None, description="Whether the lead was deleted, when the service says so."
+    )
+    message: str | None = Field(default=None, description="A message from the service, if any.")
+
+    @model_validator(mode="before")
+    @classmethod
+    def _wrap(cls, value: Any) -> Any:
+        if value is None:
+            return {}
+        if isinstance(value, bool):
+            return {"deleted": value}
+        if isinstance(value, str):
+            return {"message": value}
+        return value
+
+
+class EnrichRequest(RequestModel):
+    """The body of `POST /leads/enrich` (internal: the clients build it from their arguments)."""
+
+    lead: LeadIn = Field(description="The lead to enrich.")
+    callback_url: str | None = Field(
+        default=None, description="Where to POST the result when an async job finishes; ignored in sync mode."
+    )
+
+    @field_validator("callback_url")
+    @classmethod
+    def _absolute_http_url(cls, value: str | None) -> str | None:
+        if value is not None and not value.startswith(("http://", "https://")):
+            raise ValueError(f"callback_url must be an absolute http:// or https:// URL, not {value!r}")
+        return value

@@ -1,0 +1,88 @@
+"""Client-side pacing: stay under the per-key limits instead of collecting 429s."""
+
+from __future__ import annotations
+
+import threading
+from collections import deque
+from typing import ClassVar, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from . import _clock
+
+__all__ = ["Bucket", "Pacer", "RateLimits"]
+
+Bucket = Literal["sync", "async"]
+
+# Requests reach the server a little after the client counts them, and not always in the
+# same order; spacing the window 5 % wider keeps that jitter from turning into a 429.
+_SAFETY = 1.05
+
+
+class RateLimits(BaseModel):
+    """The per-key request budget the client paces itself to.
+
+    The defaults are the spec's limits: 60 requests a minute for every call except async
+    job creation, and 600 a minute for async job creation. Plans with other limits pass
+    their own numbers; pass `rate_limits=None` to the client to turn pacing off.
+
+    Example:
+        >>> RateLimits(sync_per_minute=120)
+        RateLimits(sync_per_minute=120, async_per_minute=600, period=60.0)
+    """
+
+    model_config: ClassVar[ConfigDict] = ConfigDict(frozen=True, extra="forbid")
+
+    sync_per_minute: int = Field(
+        default=60, gt=0, description="Requests per period, every call but async enrich."
+    )
+    async_per_minute: int = Field(default=600, gt=0, description="Async enrich creations per period.")
+    period: float = Field(
+        default=60.0,
+        gt=0,
+        description="The window the limits count over, in seconds (a fake server with a scaled clock scales it).",
+    )
+
+
+class _Window:
+    """At most `limit` requests in any `period` seconds: a sliding-window log.
+
+    A token bucket of the same rate lets a burst through and then one request per
+    interval, which a server that counts a sliding window rejects; a log of send times
+    is never over the limit by any of the usual ways of counting.
+    """
+
+    def __init__(self, limit: int, period: float) -> None:
+        self._limit = limit
+        self._period = period * _SAFETY
+        self._sent: deque[float] = deque()
+        self._lock = threading.Lock()
+
+    def reserve(self) -> float:
+        """Claim the next free slot; returns how long to wait before sending."""
+        with self._lock:
+            now = _clock.monotonic()
+            at = now
+            if len(self._sent) >= self._limit:
+                at = max(now, self._sent.popleft() + self._period)
+            self._sent.append(at)
+            return at - now
+
+
+class Pacer:
+    """One window per bucket, shared by a client and every copy made by `with_options`.
+
+    Reservations happen under a thread lock and the waiting outside it, so the same pacer
+    serves threads and asyncio tasks alike.
+    """
+
+    def __init__(self, limits: RateLimits) -> None:
+        self.limits = limits
+        self._windows: dict[Bucket, _Window] = {
+            "sync": _Window(limits.sync_per_minute, limits.period),
+            "async": _Window(limits.async_per_minute, limits.period),
+        }
+
+    def reserve(self, bucket: Bucket) -> float:
+        """Claim a slot in `bucket`; returns the seconds to wait before sending."""
+        return self._windows[bucket].reserve()

@@ -1,0 +1,1 @@
+"""Resource namespaces of the clients: client.leads, client.jobs, client.email, client.mobile."""

@@ -1,0 +1,173 @@
+"""client.leads: enrich, list, fetch, delete and re-enrich leads."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Iterator
+
+from .. import _endpoints
+from .._endpoints import LeadLike
+from .._models import EnrichJobCreated, LeadDeleted, LeadOut, LeadPage
+from .._pagination import check_page_size, next_skip
+from ._protocols import AsyncSend, SyncSend
+
+__all__ = ["AsyncLeads", "Leads"]
+
+
+class Leads:
+    """Enrich and manage leads: `client.leads`."""
+
+    def __init__(self, send: SyncSend) -> None:
+        self._send = send
+
+    def enrich(self, lead: LeadLike, *, callback_url: str | None = None) -> EnrichJobCreated:
+        """Start an asynchronous enrichment; returns at once with a queued job.
+
+        One enrichment credit is spent when the job runs (none when the contact's email
+        is already known: the existing record is returned, marked `deduped`). With
+        `callback_url`, the service POSTs the finished job there once.
+
+        Example:
+            >>> job = client.leads.enrich({"company": "Acme", "domain": "acme.com"})  # doctest: +SKIP
+            >>> client.jobs.get(job.job_id).status  # doctest: +SKIP
+            'running'
+        """
+        return self._send(_endpoints.enrich(lead, callback_url))
+
+    def enrich_sync(self, lead: LeadLike) -> LeadOut:
+        """Enrich a lead and wait for the result in the same request (typically 20-40 s).
+
+        The read timeout of this call is at least 100 s, since the service may hold the
+        request open for about 90 s. It is never re-sent after it may have reached the
+        service, so it cannot be charged twice.
+
+        Example:
+            >>> lead = client.leads.enrich_sync({"company": "Acme", "domain": "acme.com"})  # doctest: +SKIP
+            >>> lead.enrichment.company_overview.industry  # doctest: +SKIP
+            'Software'
+        """
+        return self._send(_endpoints.enrich_sync(lead))
+
+    def list(self, *, limit: int = 50, skip: int = 0) -> LeadPage:
+        """One page of stored leads: `limit` is the page size, not a total.
+
+        Example:
+            >>> page = client.leads.list(limit=20, skip=40)  # doctest: +SKIP
+            >>> for lead in page:  # doctest: +SKIP
+            ...     print(lead.id, lead.input.company)
+        """
+        return self._send(_endpoints.list_leads(limit, skip))
+
+    def iter(self, *, page_size: int = 50) -> Iterator[LeadOut]:
+        """Every stored lead, fetching pages of `page_size` as the iteration goes.
+
+        Example:
+            >>> for lead in client.leads.iter():  # doctest: +SKIP
+            ...     print(lead.id)
+        """
+        return self._pages(check_page_size(page_size))
+
+    def _pages(self, size: int) -> Iterator[LeadOut]:
+        skip: int | None = 0
+        while skip is not None:
+            page = self._send(_endpoints.list_leads(size, skip))
+            yield from page.items
+            skip = next_skip(page, size, skip)
+
+    def get(self, lead_id: str) -> LeadOut:
+        """A stored lead by id; NotFoundError when it does not exist or is another account's.
+
+        Example:
+            >>> client.leads.get("ld_123").input.company  # doctest: +SKIP
+            'Acme'
+        """
+        return self._send(_endpoints.get_lead(lead_id))
+
+    def delete(self, lead_id: str) -> LeadDeleted:
+        """Delete a stored lead.
+
+        Example:
+            >>> client.leads.delete("ld_123").id  # doctest: +SKIP
+            'ld_123'
+        """
+        return self._send(_endpoints.delete_lead(lead_id))
+
+    def re_enrich(self, lead_id: str) -> LeadOut:
+        """Enrich a stored lead again and return the fresh record (an enrichment run).
+
+        Example:
+            >>> client.leads.re_enrich("ld_123").enrichment.opportunity_score  # doctest: +SKIP
+            64
+        """
+        return self._send(_endpoints.re_enrich(lead_id))
+
+
+class AsyncLeads:
+    """Enrich and manage leads: `client.leads` of the async client."""
+
+    def __init__(self, send: AsyncSend) -> None:
+        self._send = send
+
+    async def enrich(self, lead: LeadLike, *, callback_url: str | None = None) -> EnrichJobCreated:
+        """Start an asynchronous enrichment; see [`Leads.enrich`][leadenrich._resources.leads.Leads.enrich].
+
+        Example:
+            >>> job = await client.leads.enrich({"company": "Acme", "domain": "acme.com"})  # doctest: +SKIP
+        """
+        return await self._send(_endpoints.enrich(lead, callback_url))
+
+    async def enrich_sync(self, lead: LeadLike) -> LeadOut:
+        """Enrich a lead in one request; see [`Leads.enrich_sync`][leadenrich._resources.leads.Leads.enrich_sync].
+
+        Example:
+            >>> lead = await client.leads.enrich_sync({"company": "Acme", "domain": "acme.com"})  # doctest: +SKIP
+        """
+        return await self._send(_endpoints.enrich_sync(lead))
+
+    async def list(self, *, limit: int = 50, skip: int = 0) -> LeadPage:
+        """One page of stored leads: `limit` is the page size, not a total.
+
+        Example:
+            >>> page = await client.leads.list(limit=20)  # doctest: +SKIP
+        """
+        return await self._send(_endpoints.list_leads(limit, skip))
+
+    def iter(self, *, page_size: int = 50) -> AsyncIterator[LeadOut]:
+        """Every stored lead, page after page.
+
+        Example:
+            >>> async for lead in client.leads.iter():  # doctest: +SKIP
+            ...     print(lead.id)
+        """
+        return self._pages(check_page_size(page_size))
+
+    async def _pages(self, size: int) -> AsyncIterator[LeadOut]:
+        skip: int | None = 0
+        while skip is not None:
+            page = await self._send(_endpoints.list_leads(size, skip))
+            for lead in page.items:
+                yield lead
+            skip = next_skip(page, size, skip)
+
+    async def get(self, lead_id: str) -> LeadOut:
+        """A stored lead by id.
+
+        Example:
+            >>> lead = await client.leads.get("ld_123")  # doctest: +SKIP
+        """
+        return await self._send(_endpoints.get_lead(lead_id))
+
+    async def delete(self, lead_id: str) -> LeadDeleted:
+        """Delete a stored lead.
+
+        Example:
+            >>> await client.leads.delete("ld_123")  # doctest: +SKIP
+        """
+        return await self._send(_endpoints.delete_lead(lead_id))
+
+    async def re_enrich(self, lead_id: str) -> LeadOut:
+        """Enrich a stored lead again (an enrichment run).
+
+        Example:
+            >>> lead = await client.leads.re_enrich("ld_123")  # doctest: +SKIP
+        """
+        return await self._send(_endpoints.re_enrich(lead_id))

@@ -1,0 +1,146 @@
+"""What is retried, after how long, and what is never re-sent.
+
+The decisions are pure (`RetryPolicy.delay`); tenacity drives the loop. The first attempt
+of every call runs outside tenacity, so a call that succeeds pays nothing for retries.
+"""
+
+from __future__ import annotations
+
+import logging
+import random
+from dataclasses import dataclass, field
+from typing import Any
+
+import tenacity
+
+from ._endpoints import Call
+from ._errors import APIConnectionError, APIStatusError, InternalServerError, LeadEnrichError, RateLimitError
+
+__all__ = ["RetryPolicy", "RetryRun"]
+
+logger = logging.getLogger("leadenrich")
+
+UPSTREAM_FULL_BACKOFF = 2.0
+_BACKOFF_BASE = 0.5
+_BACKOFF_CAP = 8.0
+
+_NOT_RESENT = (
+    " The request was not re-sent because the service may already have accepted and charged it;"
+    " check client.leads.list() or the job before sending it again."
+)
+
+
+@dataclass(frozen=True)
+class RetryPolicy:
+    """The retry settings of one client (copies from `with_options` get their own)."""
+
+    max_retries: int
+    """Retries of per-key 429s, connection failures and (for GET and DELETE) 5xx and timeouts."""
+    max_retry_after: float
+    """A Retry-After above this many seconds is not waited out: the 429 surfaces at once."""
+    upstream_full_retries: int
+    """Retries of the platform's `upstream_full` 429 (transient load), counted on their own."""
+
+    def delay(self, error: LeadEnrichError, call: Call[Any], run: RetryRun) -> float | None:
+        """Seconds to wait before the next attempt, or None to surface `error` now."""
+        if self.max_retries <= 0:
+            return None
+        if isinstance(error, RateLimitError):
+            return self._rate_limited(error, run)
+        if isinstance(error, APIConnectionError):
+            retryable = not error.request_sent or call.idempotent
+        else:
+            retryable = isinstance(error, InternalServerError) and call.idempotent
+        if not retryable or run.retries >= self.max_retries:
+            return None
+        run.retries += 1
+        return _backoff(run.retries)
+
+    def _rate_limited(self, error: RateLimitError, run: RetryRun) -> float | None:
+        retry_after = error.retry_after
+        if retry_after is not None and retry_after > self.max_retry_after:
+            return None
+        if error.upstream_full:
+            if run.upstream_retries >= self.upstream_full_retries:
+                return None
+            run.upstream_retries += 1
+            return max(UPSTREAM_FULL_BACKOFF, retry_after or 0.0) + random.uniform(0.0, 0.5)
+        if run.retries >= self.max_retries:
+            return None
+        run.retries += 1
+        if retry_after is None:
+            return _backoff(run.retries)
+        return retry_after + random.uniform(0.0, min(1.0, 0.1 * retry_after + 0.1))
+
+
+def _backoff(retry: int) -> float:
+    # Exponential with jitter: 0.25-0.5 s, 0.5-1 s, 1-2 s ... at most 8 s.
+    ceiling = min(_BACKOFF_CAP, _BACKOFF_BASE * 2 ** (retry - 1))
+    return random.uniform(ceiling / 2, ceiling)
+
+
+def explain_not_resent(error: LeadEnrichError, call: Call[Any]) -> None:
+    """Say so in the message when a charging call failed ambiguously and was not re-sent."""
+    ambiguous = (isinstance(error, APIConnectionError) and error.request_sent) or isinstance(
+        error, InternalServerError
+    )
+    if call.charges and ambiguous and _NOT_RESENT not in error.message:
+        error.message += _NOT_RESENT
+
+
+@dataclass
+class RetryRun:
+    """The state of one call's retries: tenacity hooks that ask the policy."""
+
+    policy: RetryPolicy
+    call: Call[Any]
+    retries: int = 0
+    upstream_retries: int = 0
+    attempts: int = 0
+    _next_delay: float = field(default=0.0, repr=False)
+
+    def should_retry(self, state: tenacity.RetryCallState) -> bool:
+        assert state.outcome is not None
+        error = state.outcome.exception()
+        if not isinstance(error, LeadEnrichError):
+            return False
+        delay = self.policy.delay(error, self.call, self)
+        if delay is None:
+            explain_not_resent(error, self.call)
+            error.attempts = self.attempts
+            return False
+        self._next_delay = delay
+        return True
+
+    def wait(self, state: tenacity.RetryCallState) -> float:
+        return self._next_delay
+
+    def log(self, state: tenacity.RetryCallState) -> None:
+        assert state.outcome is not None
+        error = state.outcome.exception()
+        reason = _reason(error)
+        logger.info(
+            "retrying %s %s after %s in %.2f s (attempt %d)",
+            self.call.method,
+            self.call.path,
+            reason,
+            self._next_delay,
+            self.attempts + 1,
+        )
+
+    def tenacity_options(self) -> dict[str, Any]:
+        return {
+            "retry": self.should_retry,
+            "wait": self.wait,
+            "stop": tenacity.stop_never,
+            "before_sleep": self.log,
+            "reraise": True,
+        }
+
+
+def _reason(error: BaseException | None) -> str:
+    if isinstance(error, RateLimitError):
+        return "429 upstream_full" if error.upstream_full else "429 rate limit"
+    if isinstance(error, APIStatusError):
+        return str(error.status_code)
+    return type(error).__name__

@@ -1,0 +1,142 @@
+"""Construction, environment fallbacks, copies, injected pools and closing."""
+
+from __future__ import annotations
+
+import httpx
+import pytest
+import respx
+
+from leadenrich import AsyncLeadEnrich, LeadEnrich, LeadEnrichError, RateLimits
+from tests.conftest import API, BASE, KEY
+from tests.helpers import USAGE
+
+pytestmark = pytest.mark.anyio
+
+CLIENTS = [LeadEnrich, AsyncLeadEnrich]
+
+
+@pytest.fixture(autouse=True)
+def clean_env(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("LEADENRICH_API_KEY", raising=False)
+    monkeypatch.delenv("LEADENRICH_BASE_URL", raising=False)
+
+
+@pytest.mark.parametrize("cls", CLIENTS)
+def test_environment_fallbacks(monkeypatch: pytest.MonkeyPatch, cls: type[LeadEnrich]) -> None:
+    monkeypatch.setenv("LEADENRICH_API_KEY", KEY)
+    monkeypatch.setenv("LEADENRICH_BASE_URL", BASE)
+    assert cls().base_url == API
+
+
+@pytest.mark.parametrize("cls", CLIENTS)
+def test_missing_key_names_the_variable(cls: type[LeadEnrich]) -> None:
+    with pytest.raises(LeadEnrichError, match="LEADENRICH_API_KEY"):
+        cls(base_url=BASE)
+
+
+@pytest.mark.parametrize("cls", CLIENTS)
+def test_missing_base_url_names_the_variable(cls: type[LeadEnrich]) -> None:
+    with pytest.raises(LeadEnrichError, match="LEADENRICH_BASE_URL"):
+        cls(KEY)
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "message"),
+    [
+        ({"base_url": "api.test"}, "http:// or https://"),
+        ({"timeout": -1}, "timeout must be a positive number"),
+        ({"max_retries": -1}, "max_retries must be an int >= 0"),
+        ({"upstream_full_retries": 1.5}, "upstream_full_retries must be an int >= 0"),
+        ({"max_retry_after": "soon"}, "max_retry_after must be a number"),
+    ],
+)
+def test_bad_settings_are_explained(kwargs: dict[str, object], message: str) -> None:
+    settings: dict[str, object] = {"base_url": BASE, **kwargs}
+    with pytest.raises(LeadEnrichError, match=message):
+        LeadEnrich(KEY, **settings)  # type: ignore[arg-type]
+
+
+def test_key_with_inner_whitespace_is_rejected_without_echoing_it() -> None:
+    with pytest.raises(LeadEnrichError) as caught:
+        LeadEnrich("le_live_abc def", base_url=BASE)
+    assert "abc def" not in str(caught.value)
+
+
+def test_key_is_stripped_of_surrounding_whitespace(api: respx.MockRouter) -> None:
+    route = api.get("/usage").respond(200, json=USAGE)
+    with LeadEnrich(f"  {KEY}\n", base_url=BASE) as client:
+        client.usage()
+    assert route.calls.last.request.headers["authorization"] == f"Bearer {KEY}"
+
+
+@pytest.mark.parametrize("cls", CLIENTS)
+def test_repr_never_shows_the_key(cls: type[LeadEnrich]) -> None:
+    client = cls(KEY, base_url=BASE)
+    assert repr(client) == f"{cls.__name__}(base_url='{API}', max_retries=2)"
+
+
+def test_default_headers_are_sent(api: respx.MockRouter) -> None:
+    route = api.get("/usage").respond(200, json=USAGE)
+    with LeadEnrich(KEY, base_url=BASE, default_headers={"X-Team": "growth-ops"}) as client:
+        client.usage()
+    assert route.calls.last.request.headers["x-team"] == "growth-ops"
+
+
+def test_timeout_number_sets_every_phase_but_connect() -> None:
+    client = LeadEnrich(KEY, base_url=BASE, timeout=12)
+    assert client.timeout == httpx.Timeout(12.0, connect=5.0)
+
+
+def test_with_options_shares_pool_and_budget_and_leaves_the_original_alone() -> None:
+    client = LeadEnrich(KEY, base_url=BASE, rate_limits=RateLimits(sync_per_minute=5))
+    copy = client.with_options(timeout=120, max_retries=7)
+    assert (copy.max_retries, copy.timeout.read) == (7, 120.0)
+    assert (client.max_retries, client.timeout.read) == (2, 30.0)
+    assert copy._http is client._http
+    assert copy._pacer is client._pacer
+    assert copy.leads is not client.leads
+    copy.close()
+    assert not client._http.is_closed, "closing a copy must not close the shared pool"
+    client.close()
+    assert client._http.is_closed
+
+
+def test_copies_keep_their_own_retry_setting(api: respx.MockRouter, sleeps: list[float]) -> None:
+    route = api.get("/usage").respond(503, json={"detail": "down"})
+    client = LeadEnrich(KEY, base_url=BASE, max_retries=3)
+    with pytest.raises(LeadEnrichError):
+        client.with_options(max_retries=0).usage()
+    assert route.call_count == 1
+    with pytest.raises(LeadEnrichError):
+        client.usage()
+    assert route.call_count == 1 + 4
+
+
+def test_injected_sync_client_is_used_and_not_closed(api: respx.MockRouter) -> None:
+    route = api.get("/usage").respond(200, json=USAGE)
+    http = httpx.Client(headers={"X-Proxy-Token": "p"})
+    with LeadEnrich(KEY, base_url=BASE, http_client=http) as client:
+        client.usage()
+    assert route.calls.last.request.headers["x-proxy-token"] == "p"
+    assert not http.is_closed
+    http.close()
+
+
+async def test_injected_async_client_is_used_and_not_closed(api: respx.MockRouter) -> None:
+    api.get("/usage").respond(200, json=USAGE)
+    http = httpx.AsyncClient()
+    async with AsyncLeadEnrich(KEY, base_url=BASE, http_client=http) as client:
+        await client.usage()
+    assert not http.is_closed
+    await http.aclose()
+
+
+async def test_async_context_manager_closes_its_own_pool() -> None:
+    async with AsyncLeadEnrich(KEY, base_url=BASE) as client:
+        pass
+    assert client._http.is_closed
+
+
+def test_rate_limits_can_be_turned_off() -> None:
+    assert LeadEnrich(KEY, base_url=BASE, rate_limits=None).rate_limits is None
+    assert LeadEnrich(KEY, base_url=BASE).rate_limits == RateLimits(sync_per_minute=60, async_per_minute=600)
