@@ -1,50 +1,124 @@
-"""leadenrich: the typed Python SDK for the Lead Enrichment Developer API v1."""
+"""leadenrich: the typed Python SDK for the Lead Enrichment Developer API v1.
 
-from ._client import AsyncLeadEnrich, LeadEnrich
-from ._errors import (
-    APIConnectionError,
-    APIResponseValidationError,
-    APIStatusError,
-    APITimeoutError,
-    AuthenticationError,
-    InternalServerError,
-    InvalidRequestError,
-    JobFailedError,
-    LeadEnrichError,
-    NotFoundError,
-    PermissionDeniedError,
-    PollTimeoutError,
-    QuotaExceededError,
-    RateLimitError,
-    UnprocessableEntityError,
-)
-from ._models import (
-    ApiCalls,
-    BuyingCommitteeMember,
-    CompanyOverview,
-    EmailFindIn,
-    EmailFindOut,
-    EngagementPlaybook,
-    EnrichJobCreated,
-    Enrichment,
-    Health,
-    IntentSignals,
-    JobCompletedEvent,
-    JobOut,
-    LeadDeleted,
-    LeadIn,
-    LeadOut,
-    LeadPage,
-    MobileCredits,
-    MobileFindIn,
-    MobileFindOut,
-    MonthlyLeads,
-    TechStack,
-    UsageOut,
-    ValidationErrorItem,
-)
-from ._ratelimit import RateLimits
+Public names load on first use (PEP 562), so `import leadenrich` stays cheap for scripts
+and the command line; type checkers and editors see ordinary imports.
+"""
+
+from __future__ import annotations
+
+from importlib import import_module
+from typing import TYPE_CHECKING, Any
+
 from ._version import __version__
+
+if TYPE_CHECKING:
+    from ._client import (
+        AsyncLeadEnrich,
+        LeadEnrich,
+    )
+    from ._errors import (
+        APIConnectionError,
+        APIResponseValidationError,
+        APIStatusError,
+        APITimeoutError,
+        AuthenticationError,
+        InternalServerError,
+        InvalidRequestError,
+        JobFailedError,
+        LeadEnrichError,
+        NotFoundError,
+        PermissionDeniedError,
+        PollTimeoutError,
+        QuotaExceededError,
+        RateLimitError,
+        UnprocessableEntityError,
+    )
+    from ._models import (
+        ApiCalls,
+        BuyingCommitteeMember,
+        CompanyOverview,
+        EmailFindIn,
+        EmailFindOut,
+        EngagementPlaybook,
+        EnrichJobCreated,
+        Enrichment,
+        Health,
+        IntentSignals,
+        JobCompletedEvent,
+        JobOut,
+        LeadDeleted,
+        LeadIn,
+        LeadOut,
+        LeadPage,
+        MobileCredits,
+        MobileFindIn,
+        MobileFindOut,
+        MonthlyLeads,
+        TechStack,
+        UsageOut,
+        ValidationErrorItem,
+    )
+    from ._ratelimit import (
+        RateLimits,
+    )
+
+_SOURCES: dict[str, str] = {
+    "AsyncLeadEnrich": "._client",
+    "LeadEnrich": "._client",
+    "APIConnectionError": "._errors",
+    "APIResponseValidationError": "._errors",
+    "APIStatusError": "._errors",
+    "APITimeoutError": "._errors",
+    "AuthenticationError": "._errors",
+    "InternalServerError": "._errors",
+    "InvalidRequestError": "._errors",
+    "JobFailedError": "._errors",
+    "LeadEnrichError": "._errors",
+    "NotFoundError": "._errors",
+    "PermissionDeniedError": "._errors",
+    "PollTimeoutError": "._errors",
+    "QuotaExceededError": "._errors",
+    "RateLimitError": "._errors",
+    "UnprocessableEntityError": "._errors",
+    "ApiCalls": "._models",
+    "BuyingCommitteeMember": "._models",
+    "CompanyOverview": "._models",
+    "EmailFindIn": "._models",
+    "EmailFindOut": "._models",
+    "EngagementPlaybook": "._models",
+    "EnrichJobCreated": "._models",
+    "Enrichment": "._models",
+    "Health": "._models",
+    "IntentSignals": "._models",
+    "JobCompletedEvent": "._models",
+    "JobOut": "._models",
+    "LeadDeleted": "._models",
+    "LeadIn": "._models",
+    "LeadOut": "._models",
+    "LeadPage": "._models",
+    "MobileCredits": "._models",
+    "MobileFindIn": "._models",
+    "MobileFindOut": "._models",
+    "MonthlyLeads": "._models",
+    "TechStack": "._models",
+    "UsageOut": "._models",
+    "ValidationErrorItem": "._models",
+    "RateLimits": "._ratelimit",
+}
+
+
+def __getattr__(name: str) -> Any:
+    source = _SOURCES.get(name)
+    if source is None:
+        raise AttributeError(f"module 'leadenrich' has no attribute {name!r}")
+    value = getattr(import_module(source, __name__), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(__all__)
+
 
 __all__ = [
     "APIConnectionError",

@@ -28,6 +28,7 @@ from ._errors import (
 )
 from ._ratelimit import Pacer, RateLimits
 from ._retry import RetryPolicy, RetryRun
+from ._validate import integer, seconds
 
 __all__ = ["AsyncAPIClient", "SyncAPIClient"]
 
@@ -114,6 +115,8 @@ class _BaseClient:
     ) -> None:
         self._options = resolve_options(api_key, base_url, timeout, default_headers)
         self._policy = _policy(max_retries, max_retry_after, upstream_full_retries)
+        if rate_limits is not None and not isinstance(rate_limits, RateLimits):  # pyright: ignore[reportUnnecessaryIsInstance]
+            raise TypeError(f"rate_limits must be a RateLimits or None, got {type(rate_limits).__name__}")
         self._pacer = Pacer(rate_limits) if rate_limits is not None else None
 
     @property
@@ -182,22 +185,10 @@ class _BaseClient:
 
 def _policy(max_retries: object, max_retry_after: object, upstream_full_retries: object) -> RetryPolicy:
     return RetryPolicy(
-        _count("max_retries", max_retries),
-        _seconds("max_retry_after", max_retry_after),
-        _count("upstream_full_retries", upstream_full_retries),
+        integer("max_retries", max_retries, 0),
+        seconds("max_retry_after", max_retry_after),
+        integer("upstream_full_retries", upstream_full_retries, 0),
     )
-
-
-def _count(name: str, value: object) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-        raise LeadEnrichError(f"{name} must be an int >= 0, got {value!r}")
-    return value
-
-
-def _seconds(name: str, value: object) -> float:
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or value < 0:
-        raise LeadEnrichError(f"{name} must be a number of seconds >= 0, got {value!r}")
-    return float(value)
 
 
 class SyncAPIClient(_BaseClient):

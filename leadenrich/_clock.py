@@ -7,11 +7,16 @@ and run instantly.
 
 from __future__ import annotations
 
-import asyncio
 import time
 
 __all__ = ["async_sleep", "monotonic", "sleep"]
 
 sleep = time.sleep
-async_sleep = asyncio.sleep
 monotonic = time.monotonic
+
+
+async def async_sleep(seconds: float) -> None:
+    """asyncio.sleep, imported on first use: asyncio costs ~15 ms to import."""
+    import asyncio
+
+    await asyncio.sleep(seconds)

@@ -9,6 +9,7 @@ from dataclasses import dataclass, replace
 import httpx
 
 from ._errors import LeadEnrichError
+from ._validate import seconds
 from ._version import __version__
 
 __all__ = ["DEFAULT_MAX_RETRIES", "DEFAULT_TIMEOUT", "ClientOptions", "resolve_options"]
@@ -79,11 +80,8 @@ def _setting(value: str | None, name: str, env: str) -> str:
 def _timeout(value: object) -> httpx.Timeout:
     if isinstance(value, httpx.Timeout):
         return value
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or value <= 0:
-        raise LeadEnrichError(
-            f"timeout must be a positive number of seconds or an httpx.Timeout, got {value!r}"
-        )
-    return httpx.Timeout(float(value), connect=min(float(value), DEFAULT_TIMEOUT.connect or 5.0))
+    total = seconds("timeout", value, positive=True)
+    return httpx.Timeout(total, connect=min(total, DEFAULT_TIMEOUT.connect or 5.0))
 
 
 def _long(timeout: httpx.Timeout) -> httpx.Timeout:

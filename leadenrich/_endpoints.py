@@ -30,6 +30,7 @@ from ._models import (
 )
 from ._models.leads import EnrichRequest
 from ._ratelimit import Bucket
+from ._validate import integer
 
 __all__ = ["Call", "LeadLike"]
 
@@ -111,14 +112,6 @@ def coerce_lead(lead: object) -> LeadIn:
     raise TypeError(f"lead must be a LeadIn or a mapping of its fields, got {type(lead).__name__}")
 
 
-def _non_negative_int(name: str, value: object, minimum: int) -> int:
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise TypeError(f"{name} must be an int, got {type(value).__name__}")
-    if value < minimum:
-        raise InvalidRequestError(f"{name} must be >= {minimum}, got {value}")
-    return value
-
-
 def _enrich_body(lead: object, callback_url: str | None) -> bytes:
     request = _validated(EnrichRequest, "enrich request", lead=coerce_lead(lead), callback_url=callback_url)
     return request.model_dump_json(exclude_none=True).encode()
@@ -156,7 +149,7 @@ def enrich_sync(lead: object) -> Call[LeadOut]:
 
 
 def list_leads(limit: int = 50, skip: int = 0) -> Call[LeadPage]:
-    params = {"limit": _non_negative_int("limit", limit, 1), "skip": _non_negative_int("skip", skip, 0)}
+    params = {"limit": integer("limit", limit, 1), "skip": integer("skip", skip, 0)}
     return Call("GET", "/leads", _json_parser(LeadPage), params=params)
 
 

@@ -2,18 +2,14 @@
 
 from __future__ import annotations
 
-from ._errors import InvalidRequestError
 from ._models import LeadPage
+from ._validate import integer
 
 __all__ = ["check_page_size", "next_skip"]
 
 
 def check_page_size(page_size: object) -> int:
-    if isinstance(page_size, bool) or not isinstance(page_size, int):
-        raise TypeError(f"page_size must be an int, got {type(page_size).__name__}")
-    if page_size < 1:
-        raise InvalidRequestError(f"page_size must be >= 1, got {page_size}")
-    return page_size
+    return integer("page_size", page_size, 1)
 
 
 def next_skip(page: LeadPage, page_size: int, skip: int) -> int | None:

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import threading
 from collections import deque
-from typing import ClassVar, Literal
-
-from pydantic import BaseModel, ConfigDict, Field
+from dataclasses import dataclass
+from typing import Literal
 
 from . import _clock
+from ._validate import integer, seconds
 
 __all__ = ["Bucket", "Pacer", "RateLimits"]
 
@@ -19,29 +19,33 @@ Bucket = Literal["sync", "async"]
 _SAFETY = 1.05
 
 
-class RateLimits(BaseModel):
+@dataclass(frozen=True)
+class RateLimits:
     """The per-key request budget the client paces itself to.
 
     The defaults are the spec's limits: 60 requests a minute for every call except async
     job creation, and 600 a minute for async job creation. Plans with other limits pass
     their own numbers; pass `rate_limits=None` to the client to turn pacing off.
 
+    Attributes:
+        sync_per_minute: Requests per period for every call but async enrich.
+        async_per_minute: Async enrich creations per period.
+        period: The window the limits count over, in seconds (60; a fake server with a
+            scaled clock scales it).
+
     Example:
         >>> RateLimits(sync_per_minute=120)
         RateLimits(sync_per_minute=120, async_per_minute=600, period=60.0)
     """
 
-    model_config: ClassVar[ConfigDict] = ConfigDict(frozen=True, extra="forbid")
+    sync_per_minute: int = 60
+    async_per_minute: int = 600
+    period: float = 60.0
 
-    sync_per_minute: int = Field(
-        default=60, gt=0, description="Requests per period, every call but async enrich."
-    )
-    async_per_minute: int = Field(default=600, gt=0, description="Async enrich creations per period.")
-    period: float = Field(
-        default=60.0,
-        gt=0,
-        description="The window the limits count over, in seconds (a fake server with a scaled clock scales it).",
-    )
+    def __post_init__(self) -> None:
+        integer("RateLimits.sync_per_minute", self.sync_per_minute, 1)
+        integer("RateLimits.async_per_minute", self.async_per_minute, 1)
+        seconds("RateLimits.period", self.period, positive=True)
 
 
 class _Window:

@@ -44,15 +44,16 @@ def test_missing_base_url_names_the_variable(cls: type[LeadEnrich]) -> None:
     ("kwargs", "message"),
     [
         ({"base_url": "api.test"}, "http:// or https://"),
-        ({"timeout": -1}, "timeout must be a positive number"),
-        ({"max_retries": -1}, "max_retries must be an int >= 0"),
-        ({"upstream_full_retries": 1.5}, "upstream_full_retries must be an int >= 0"),
-        ({"max_retry_after": "soon"}, "max_retry_after must be a number"),
+        ({"timeout": -1}, "timeout must be a number of seconds > 0, got -1"),
+        ({"max_retries": -1}, "max_retries must be >= 0, got -1"),
+        ({"upstream_full_retries": 1.5}, "upstream_full_retries must be an int, got float"),
+        ({"max_retry_after": "soon"}, "max_retry_after must be a number of seconds, got str"),
+        ({"rate_limits": "fast"}, "rate_limits must be a RateLimits or None"),
     ],
 )
 def test_bad_settings_are_explained(kwargs: dict[str, object], message: str) -> None:
     settings: dict[str, object] = {"base_url": BASE, **kwargs}
-    with pytest.raises(LeadEnrichError, match=message):
+    with pytest.raises((LeadEnrichError, TypeError), match=message):
         LeadEnrich(KEY, **settings)  # type: ignore[arg-type]
 
 

@@ -1,0 +1,28 @@
+"""Checks of numeric arguments and settings, with messages that say what is allowed.
+
+A value of the wrong type is a TypeError (a type checker would have caught it); a value of
+the right type out of range is an InvalidRequestError, raised before anything is sent.
+"""
+
+from __future__ import annotations
+
+from ._errors import InvalidRequestError
+
+__all__ = ["integer", "seconds"]
+
+
+def integer(name: str, value: object, minimum: int) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise TypeError(f"{name} must be an int, got {type(value).__name__}")
+    if value < minimum:
+        raise InvalidRequestError(f"{name} must be >= {minimum}, got {value}")
+    return value
+
+
+def seconds(name: str, value: object, *, positive: bool = False) -> float:
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise TypeError(f"{name} must be a number of seconds, got {type(value).__name__}")
+    if value < 0 or (positive and value == 0) or value != value:
+        bound = "> 0" if positive else ">= 0"
+        raise InvalidRequestError(f"{name} must be a number of seconds {bound}, got {value}")
+    return float(value)
