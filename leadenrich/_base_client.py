@@ -7,7 +7,8 @@ async classes differ only where they send or sleep.
 from __future__ import annotations
 
 import logging
-from collections.abc import Mapping
+from collections.abc import AsyncGenerator, Generator, Mapping
+from contextlib import asynccontextmanager, contextmanager
 from typing import Any, TypeVar
 
 import httpx
@@ -24,11 +25,13 @@ from ._errors import (
     APIStatusError,
     APITimeoutError,
     LeadEnrichError,
+    PollTimeoutError,
     status_error,
 )
+from ._polling import Deadline
 from ._ratelimit import Pacer, RateLimits
 from ._retry import RetryPolicy, RetryRun
-from ._validate import integer, seconds
+from ._validate import describe, integer, seconds
 
 __all__ = ["AsyncAPIClient", "SyncAPIClient"]
 
@@ -52,7 +55,7 @@ def build_request(
         params=call.params,
         content=call.body,
         headers=headers,
-        timeout=options.long_timeout if call.long_running else options.timeout,
+        timeout=options.long_timeout if call.runs_enrichment else options.timeout,
     )
 
 
@@ -83,13 +86,9 @@ def process_response(call: Call[T], response: httpx.Response, options: ClientOpt
 def _validation_failure(
     call: Call[Any], response: httpx.Response, exc: ValidationError
 ) -> APIResponseValidationError:
-    problems: list[str] = []
-    for error in exc.errors(include_url=False)[:5]:
-        where = ".".join(str(p) for p in error["loc"]) or "body"
-        problems.append(f"{where}: {error['msg']}")
     message = (
         f"{response.status_code} response to {call.method} {response.request.url.path} "
-        f"does not fit {exc.title}: {'; '.join(problems)}"
+        f"does not fit {exc.title}: {describe(exc)}"
     )
     return APIResponseValidationError(message, response=response)
 
@@ -191,16 +190,44 @@ def _policy(max_retries: object, max_retry_after: object, upstream_full_retries:
     )
 
 
+def _no_slot(pacer: Pacer, deadline: Deadline | None) -> PollTimeoutError:
+    waited = f"{deadline.timeout:g} s" if deadline is not None else "the wait"
+    return PollTimeoutError(
+        f"all {pacer.limits.concurrent_enrichments} enrichment slots of this client stayed busy for {waited}; "
+        "nothing was sent",
+        last=None,
+    )
+
+
 class SyncAPIClient(_BaseClient):
     """The blocking request path."""
 
     _http: httpx.Client
 
     def _request(self, call: Call[T]) -> T:
+        if call.runs_enrichment:
+            with self._enrichment_slot(None):
+                return self._send(call)
+        return self._send(call)
+
+    def _send(self, call: Call[T]) -> T:
         try:
             return self._attempt(call)
         except (APIConnectionError, APIStatusError) as first:
             return self._retry(call, first)
+
+    @contextmanager
+    def _enrichment_slot(self, deadline: Deadline | None) -> Generator[None, None, None]:
+        if self._pacer is None:
+            yield
+            return
+        slots = self._pacer.slots
+        if not slots.acquire(timeout=deadline.remaining() if deadline is not None else None):
+            raise _no_slot(self._pacer, deadline)
+        try:
+            yield
+        finally:
+            slots.release()
 
     def _attempt(self, call: Call[T]) -> T:
         request = build_request(self._http, self._options, call)
@@ -244,10 +271,36 @@ class AsyncAPIClient(_BaseClient):
     _http: httpx.AsyncClient
 
     async def _request(self, call: Call[T]) -> T:
+        if call.runs_enrichment:
+            async with self._enrichment_slot(None):
+                return await self._send(call)
+        return await self._send(call)
+
+    async def _send(self, call: Call[T]) -> T:
         try:
             return await self._attempt(call)
         except (APIConnectionError, APIStatusError) as first:
             return await self._retry(call, first)
+
+    @asynccontextmanager
+    async def _enrichment_slot(self, deadline: Deadline | None) -> AsyncGenerator[None, None]:
+        if self._pacer is None:
+            yield
+            return
+        slots = self._pacer.async_slots
+        if deadline is None:
+            await slots.acquire()
+        else:
+            import asyncio
+
+            try:
+                await asyncio.wait_for(slots.acquire(), deadline.remaining())
+            except asyncio.TimeoutError:
+                raise _no_slot(self._pacer, deadline) from None
+        try:
+            yield
+        finally:
+            slots.release()
 
     async def _attempt(self, call: Call[T]) -> T:
         request = build_request(self._http, self._options, call)

@@ -30,7 +30,7 @@ from ._models import (
 )
 from ._models.leads import EnrichRequest
 from ._ratelimit import Bucket
-from ._validate import integer
+from ._validate import describe, integer
 
 __all__ = ["Call", "LeadLike"]
 
@@ -54,8 +54,9 @@ class Call(Generic[T]):
     bucket: Bucket | None = "sync"
     # A POST that may spend credit: never re-sent once the server may have accepted it.
     charges: bool = False
-    # The server holds the request open for the whole enrichment (up to ~90 s).
-    long_running: bool = False
+    # The request runs an enrichment while the connection stays open (up to ~90 s): it
+    # takes one of the client's enrichment slots and a read timeout of at least 100 s.
+    runs_enrichment: bool = False
 
     @property
     def idempotent(self) -> bool:
@@ -91,16 +92,7 @@ def _validated(model: type[M], what: str, **values: Any) -> M:
     try:
         return model.model_validate(values)
     except ValidationError as exc:
-        raise InvalidRequestError(f"invalid {what}: {_describe(exc)}") from None
-
-
-def _describe(exc: ValidationError) -> str:
-    parts: list[str] = []
-    for error in exc.errors(include_url=False):
-        where = ".".join(str(p) for p in error["loc"])
-        message = error["msg"].removeprefix("Value error, ")
-        parts.append(f"{where}: {message}" if where else message)
-    return "; ".join(parts)
+        raise InvalidRequestError(f"invalid {what}: {describe(exc)}") from None
 
 
 def coerce_lead(lead: object) -> LeadIn:
@@ -144,7 +136,7 @@ def enrich_sync(lead: object) -> Call[LeadOut]:
         params={"mode": "sync"},
         body=_enrich_body(lead, None),
         charges=True,
-        long_running=True,
+        runs_enrichment=True,
     )
 
 
@@ -172,7 +164,7 @@ def delete_lead(lead_id: str) -> Call[LeadDeleted]:
 
 def re_enrich(lead_id: str) -> Call[LeadOut]:
     path = f"/leads/{_segment('lead_id', lead_id)}/re-enrich"
-    return Call("POST", path, _json_parser(LeadOut), charges=True, long_running=True)
+    return Call("POST", path, _json_parser(LeadOut), charges=True, runs_enrichment=True)
 
 
 def get_job(job_id: str) -> Call[JobOut]:

@@ -5,10 +5,13 @@ from __future__ import annotations
 import threading
 from collections import deque
 from dataclasses import dataclass
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 from . import _clock
 from ._validate import integer, seconds
+
+if TYPE_CHECKING:
+    import asyncio
 
 __all__ = ["Bucket", "Pacer", "RateLimits"]
 
@@ -32,20 +35,25 @@ class RateLimits:
         async_per_minute: Async enrich creations per period.
         period: The window the limits count over, in seconds (60; a fake server with a
             scaled clock scales it).
+        concurrent_enrichments: Enrichments this client runs at once (sync enrich,
+            re-enrich, enrich_and_wait, enrich_many): the platform runs 5 at a time, and
+            more from one client would only collect `upstream_full` 429s.
 
     Example:
         >>> RateLimits(sync_per_minute=120)
-        RateLimits(sync_per_minute=120, async_per_minute=600, period=60.0)
+        RateLimits(sync_per_minute=120, async_per_minute=600, period=60.0, concurrent_enrichments=5)
     """
 
     sync_per_minute: int = 60
     async_per_minute: int = 600
     period: float = 60.0
+    concurrent_enrichments: int = 5
 
     def __post_init__(self) -> None:
         integer("RateLimits.sync_per_minute", self.sync_per_minute, 1)
         integer("RateLimits.async_per_minute", self.async_per_minute, 1)
         seconds("RateLimits.period", self.period, positive=True)
+        integer("RateLimits.concurrent_enrichments", self.concurrent_enrichments, 1)
 
 
 class _Window:
@@ -74,10 +82,12 @@ class _Window:
 
 
 class Pacer:
-    """One window per bucket, shared by a client and every copy made by `with_options`.
+    """One window per bucket and the enrichment slots, shared by a client and every copy
+    made by `with_options`.
 
     Reservations happen under a thread lock and the waiting outside it, so the same pacer
-    serves threads and asyncio tasks alike.
+    serves threads and asyncio tasks alike. Slots are a thread semaphore for the sync
+    client and an asyncio one, made on first use, for the async client.
     """
 
     def __init__(self, limits: RateLimits) -> None:
@@ -86,6 +96,17 @@ class Pacer:
             "sync": _Window(limits.sync_per_minute, limits.period),
             "async": _Window(limits.async_per_minute, limits.period),
         }
+        self.slots = threading.BoundedSemaphore(limits.concurrent_enrichments)
+        self._async_slots: asyncio.Semaphore | None = None
+
+    @property
+    def async_slots(self) -> asyncio.Semaphore:
+        """The enrichment slots of an async client."""
+        if self._async_slots is None:
+            import asyncio
+
+            self._async_slots = asyncio.Semaphore(self.limits.concurrent_enrichments)
+        return self._async_slots
 
     def reserve(self, bucket: Bucket) -> float:
         """Claim a slot in `bucket`; returns the seconds to wait before sending."""

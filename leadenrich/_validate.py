@@ -6,9 +6,14 @@ the right type out of range is an InvalidRequestError, raised before anything is
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from ._errors import InvalidRequestError
 
-__all__ = ["integer", "seconds"]
+if TYPE_CHECKING:
+    from pydantic import ValidationError
+
+__all__ = ["describe", "integer", "seconds"]
 
 
 def integer(name: str, value: object, minimum: int) -> int:
@@ -26,3 +31,13 @@ def seconds(name: str, value: object, *, positive: bool = False) -> float:
         bound = "> 0" if positive else ">= 0"
         raise InvalidRequestError(f"{name} must be a number of seconds {bound}, got {value}")
     return float(value)
+
+
+def describe(exc: ValidationError, limit: int = 5) -> str:
+    """A pydantic error as one line: `where: what; where: what`."""
+    parts: list[str] = []
+    for error in exc.errors(include_url=False)[:limit]:
+        where = ".".join(str(p) for p in error["loc"])
+        message = error["msg"].removeprefix("Value error, ")
+        parts.append(f"{where}: {message}" if where else message)
+    return "; ".join(parts)

@@ -9,6 +9,7 @@ import pytest
 import respx
 
 from leadenrich import AsyncLeadEnrich, LeadEnrich, _clock
+from tests.helpers import FakeClock
 
 BASE = "https://api.test"
 API = BASE + "/api/v1"
@@ -41,6 +42,16 @@ def sleeps(monkeypatch: pytest.MonkeyPatch) -> list[float]:
     monkeypatch.setattr(_clock, "sleep", sleep)
     monkeypatch.setattr(_clock, "async_sleep", async_sleep)
     return recorded
+
+
+@pytest.fixture
+def clock(monkeypatch: pytest.MonkeyPatch) -> FakeClock:
+    """A clock that only moves when the SDK sleeps, so waits and deadlines run instantly."""
+    fake = FakeClock()
+    monkeypatch.setattr(_clock, "monotonic", fake.monotonic)
+    monkeypatch.setattr(_clock, "sleep", fake.sleep)
+    monkeypatch.setattr(_clock, "async_sleep", fake.async_sleep)
+    return fake
 
 
 @pytest.fixture(params=["sync", "async"])

@@ -91,3 +91,21 @@ USAGE = {
     "mobile_credits": {"purchased": 10, "used": 1, "balance": 9},
     "api_calls_this_month": {"total": 40, "this_key": 12},
 }
+
+
+class FakeClock:
+    """monotonic() that only moves when the SDK sleeps; records every sleep."""
+
+    def __init__(self) -> None:
+        self.now = 1000.0
+        self.sleeps: list[float] = []
+
+    def monotonic(self) -> float:
+        return self.now
+
+    def sleep(self, seconds: float) -> None:
+        self.sleeps.append(seconds)
+        self.now += seconds
+
+    async def async_sleep(self, seconds: float) -> None:
+        self.sleep(seconds)

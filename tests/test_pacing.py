@@ -3,44 +3,18 @@
 from __future__ import annotations
 
 import threading
-import time
 from typing import Any
 
-import anyio
 import httpx
 import pytest
 import respx
 
-from leadenrich import AsyncLeadEnrich, LeadEnrich, RateLimits, _clock
+from leadenrich import AsyncLeadEnrich, LeadEnrich, RateLimits
+from leadenrich._ratelimit import Pacer
 from tests.conftest import BASE, KEY
-from tests.helpers import USAGE, call
+from tests.helpers import USAGE, FakeClock, call
 
 pytestmark = pytest.mark.anyio
-
-
-class FakeClock:
-    """monotonic() that only moves when the SDK sleeps."""
-
-    def __init__(self) -> None:
-        self.now = 1000.0
-
-    def monotonic(self) -> float:
-        return self.now
-
-    def sleep(self, seconds: float) -> None:
-        self.now += seconds
-
-    async def async_sleep(self, seconds: float) -> None:
-        self.now += seconds
-
-
-@pytest.fixture
-def clock(monkeypatch: pytest.MonkeyPatch) -> FakeClock:
-    fake = FakeClock()
-    monkeypatch.setattr(_clock, "monotonic", fake.monotonic)
-    monkeypatch.setattr(_clock, "sleep", fake.sleep)
-    monkeypatch.setattr(_clock, "async_sleep", fake.async_sleep)
-    return fake
 
 
 def max_in_window(times: list[float], period: float) -> int:
@@ -112,40 +86,25 @@ async def test_pacing_off_sends_at_once(api: respx.MockRouter, clock: FakeClock)
     assert clock.now == 1000.0
 
 
-def test_threads_share_one_budget(api: respx.MockRouter) -> None:
-    # Real (short) time: 8 threads x 5 calls against 10 per 0.2 s.
-    sent_at: list[float] = []
+def test_threads_reserve_slots_without_overbooking(clock: FakeClock) -> None:
+    # 16 threads reserve 25 slots each at the same instant: the schedule they get must
+    # never put more than 10 sends in any window, and nobody may get the same slot twice.
+    pacer = Pacer(RateLimits(sync_per_minute=10, period=1.0))
+    scheduled: list[float] = []
     lock = threading.Lock()
+    start = threading.Barrier(16)
 
-    def respond(request: httpx.Request) -> httpx.Response:
+    def reserve() -> None:
+        start.wait()
+        mine = [clock.now + pacer.reserve("sync") for _ in range(25)]
         with lock:
-            sent_at.append(time.monotonic())
-        return httpx.Response(200, json=USAGE)
+            scheduled.extend(mine)
 
-    api.get("/usage").mock(side_effect=respond)
-    client = LeadEnrich(KEY, base_url=BASE, rate_limits=RateLimits(sync_per_minute=10, period=0.2))
-    threads = [threading.Thread(target=lambda: [client.usage() for _ in range(5)]) for _ in range(8)]
+    threads = [threading.Thread(target=reserve) for _ in range(16)]
     for thread in threads:
         thread.start()
     for thread in threads:
         thread.join()
-    assert len(sent_at) == 40
-    assert max_in_window(sent_at, 0.2) <= 10
-
-
-async def test_tasks_share_one_budget(api: respx.MockRouter) -> None:
-    sent_at: list[float] = []
-
-    def respond(request: httpx.Request) -> httpx.Response:
-        sent_at.append(time.monotonic())
-        return httpx.Response(200, json=USAGE)
-
-    api.get("/usage").mock(side_effect=respond)
-    async with (
-        AsyncLeadEnrich(KEY, base_url=BASE, rate_limits=RateLimits(sync_per_minute=10, period=0.2)) as client,
-        anyio.create_task_group() as group,
-    ):
-        for _ in range(30):
-            group.start_soon(client.usage)
-    assert len(sent_at) == 30
-    assert max_in_window(sent_at, 0.2) <= 10
+    assert len(scheduled) == 400
+    assert max_in_window(scheduled, 1.0) <= 10
+    assert max(scheduled) - min(scheduled) == pytest.approx(39 * 1.05)

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
-from collections.abc import Awaitable
+from collections.abc import Awaitable, Callable
+from contextlib import AbstractAsyncContextManager, AbstractContextManager
 from typing import Protocol, TypeVar
 
 from .._endpoints import Call
+from .._polling import Deadline
 
-__all__ = ["AsyncSend", "SyncSend"]
+__all__ = ["AsyncSend", "AsyncSlot", "SyncSend", "SyncSlot"]
 
 T = TypeVar("T")
 
@@ -18,3 +20,9 @@ class SyncSend(Protocol):
 
 class AsyncSend(Protocol):
     def __call__(self, call: Call[T], /) -> Awaitable[T]: ...
+
+
+SyncSlot = Callable[[Deadline | None], AbstractContextManager[None]]
+"""Holds one of the client's enrichment slots for the duration of a `with` block."""
+AsyncSlot = Callable[[Deadline | None], AbstractAsyncContextManager[None]]
+"""Holds one of the client's enrichment slots for the duration of an `async with` block."""

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from .. import _endpoints
 from .._models import JobOut
+from .._polling import DEFAULT_JOB_TIMEOUT, Deadline, Waiter, async_wait, wait
 from ._protocols import AsyncSend, SyncSend
 
 __all__ = ["AsyncJobs", "Jobs"]
@@ -25,6 +28,29 @@ class Jobs:
         """
         return self._send(_endpoints.get_job(job_id))
 
+    def wait(
+        self,
+        job_id: str,
+        *,
+        timeout: float = DEFAULT_JOB_TIMEOUT,
+        poll_interval: float | None = None,
+        on_progress: Callable[[JobOut], object] | None = None,
+    ) -> JobOut:
+        """Poll a job until it is `done` or `failed`, and return it.
+
+        Polls start `poll_interval` apart (1 s by default) and space out 1.5x per poll up
+        to 5x that; a 429 is waited out. Past `timeout` seconds (300 by default) raises
+        PollTimeoutError, whose `.last` is the last JobOut seen. A failed job is returned,
+        not raised: check `job.status` (or use `leads.enrich_and_wait`).
+
+        Example:
+            >>> job = client.jobs.wait(created.job_id, timeout=120)  # doctest: +SKIP
+            >>> job.result.enrichment.opportunity_score if job.status == "done" else job.error  # doctest: +SKIP
+        """
+        waiter = Waiter[JobOut](f"enrichment job {job_id}", Deadline(timeout), poll_interval, on_progress)
+        call = _endpoints.get_job(job_id)
+        return wait(lambda: self._send(call), waiter)
+
 
 class AsyncJobs:
     """Read enrichment jobs: `client.jobs` of the async client."""
@@ -39,3 +65,22 @@ class AsyncJobs:
             >>> job = await client.jobs.get("job_123")  # doctest: +SKIP
         """
         return await self._send(_endpoints.get_job(job_id))
+
+    async def wait(
+        self,
+        job_id: str,
+        *,
+        timeout: float = DEFAULT_JOB_TIMEOUT,
+        poll_interval: float | None = None,
+        on_progress: Callable[[JobOut], object] | None = None,
+    ) -> JobOut:
+        """Poll a job until it is `done` or `failed`; see [`Jobs.wait`][leadenrich._resources.jobs.Jobs.wait].
+
+        Cancelling the awaiting task stops the polling at once.
+
+        Example:
+            >>> job = await client.jobs.wait(created.job_id)  # doctest: +SKIP
+        """
+        waiter = Waiter[JobOut](f"enrichment job {job_id}", Deadline(timeout), poll_interval, on_progress)
+        call = _endpoints.get_job(job_id)
+        return await async_wait(lambda: self._send(call), waiter)

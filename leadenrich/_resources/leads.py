@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator, Callable, Iterator
 
 from .. import _endpoints
 from .._endpoints import LeadLike
-from .._models import EnrichJobCreated, LeadDeleted, LeadOut, LeadPage
+from .._models import EnrichJobCreated, JobOut, LeadDeleted, LeadOut, LeadPage
 from .._pagination import check_page_size, next_skip
-from ._protocols import AsyncSend, SyncSend
+from .._polling import DEFAULT_JOB_TIMEOUT, Deadline, Waiter, async_wait, lead_of, wait
+from ._protocols import AsyncSend, AsyncSlot, SyncSend, SyncSlot
 
 __all__ = ["AsyncLeads", "Leads"]
 
@@ -16,8 +17,9 @@ __all__ = ["AsyncLeads", "Leads"]
 class Leads:
     """Enrich and manage leads: `client.leads`."""
 
-    def __init__(self, send: SyncSend) -> None:
+    def __init__(self, send: SyncSend, slot: SyncSlot) -> None:
         self._send = send
+        self._slot = slot
 
     def enrich(self, lead: LeadLike, *, callback_url: str | None = None) -> EnrichJobCreated:
         """Start an asynchronous enrichment; returns at once with a queued job.
@@ -46,6 +48,39 @@ class Leads:
             'Software'
         """
         return self._send(_endpoints.enrich_sync(lead))
+
+    def enrich_and_wait(
+        self,
+        lead: LeadLike,
+        *,
+        timeout: float = DEFAULT_JOB_TIMEOUT,
+        poll_interval: float | None = None,
+        on_progress: Callable[[JobOut], object] | None = None,
+    ) -> LeadOut:
+        """Start an asynchronous enrichment and poll the job until it finishes.
+
+        Takes one of the client's enrichment slots for the whole time, so many calls at
+        once on one client stay within the platform's ceiling instead of collecting
+        `upstream_full` 429s. `timeout` (300 s by default) covers waiting for a slot, the
+        job and the polling.
+
+        Raises:
+            JobFailedError: The job failed; `.job.error` says why.
+            PollTimeoutError: The deadline passed; `.last` is the last JobOut seen (its
+                job goes on, and `jobs.wait(.last.job_id)` picks it up again).
+
+        Example:
+            >>> lead = client.leads.enrich_and_wait({"company": "Acme", "domain": "acme.com"})  # doctest: +SKIP
+            >>> lead.enrichment.tags  # doctest: +SKIP
+            ['mid-market', 'manufacturing']
+        """
+        waiter = Waiter[JobOut]("enrichment job", Deadline(timeout), poll_interval, on_progress)
+        call = _endpoints.enrich(lead)
+        with self._slot(waiter.deadline):
+            created = self._send(call)
+            waiter.what = f"enrichment job {created.job_id}"
+            poll = _endpoints.get_job(created.job_id)
+            return lead_of(wait(lambda: self._send(poll), waiter))
 
     def list(self, *, limit: int = 50, skip: int = 0) -> LeadPage:
         """One page of stored leads: `limit` is the page size, not a total.
@@ -104,8 +139,9 @@ class Leads:
 class AsyncLeads:
     """Enrich and manage leads: `client.leads` of the async client."""
 
-    def __init__(self, send: AsyncSend) -> None:
+    def __init__(self, send: AsyncSend, slot: AsyncSlot) -> None:
         self._send = send
+        self._slot = slot
 
     async def enrich(self, lead: LeadLike, *, callback_url: str | None = None) -> EnrichJobCreated:
         """Start an asynchronous enrichment; see [`Leads.enrich`][leadenrich._resources.leads.Leads.enrich].
@@ -122,6 +158,27 @@ class AsyncLeads:
             >>> lead = await client.leads.enrich_sync({"company": "Acme", "domain": "acme.com"})  # doctest: +SKIP
         """
         return await self._send(_endpoints.enrich_sync(lead))
+
+    async def enrich_and_wait(
+        self,
+        lead: LeadLike,
+        *,
+        timeout: float = DEFAULT_JOB_TIMEOUT,
+        poll_interval: float | None = None,
+        on_progress: Callable[[JobOut], object] | None = None,
+    ) -> LeadOut:
+        """Start an enrichment and poll it to the end; see [`Leads.enrich_and_wait`][leadenrich._resources.leads.Leads.enrich_and_wait].
+
+        Example:
+            >>> lead = await client.leads.enrich_and_wait({"company": "Acme", "domain": "acme.com"})  # doctest: +SKIP
+        """
+        waiter = Waiter[JobOut]("enrichment job", Deadline(timeout), poll_interval, on_progress)
+        call = _endpoints.enrich(lead)
+        async with self._slot(waiter.deadline):
+            created = await self._send(call)
+            waiter.what = f"enrichment job {created.job_id}"
+            poll = _endpoints.get_job(created.job_id)
+            return lead_of(await async_wait(lambda: self._send(poll), waiter))
 
     async def list(self, *, limit: int = 50, skip: int = 0) -> LeadPage:
         """One page of stored leads: `limit` is the page size, not a total.

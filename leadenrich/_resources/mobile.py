@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from .. import _endpoints
 from .._models import MobileFindOut
+from .._polling import DEFAULT_LOOKUP_TIMEOUT, Deadline, Waiter, async_wait, wait
 from ._protocols import AsyncSend, SyncSend
 
 __all__ = ["AsyncMobile", "Mobile"]
@@ -53,6 +56,70 @@ class Mobile:
         """
         return self._send(_endpoints.get_mobile(lookup_id))
 
+    def wait(
+        self,
+        lookup_id: str,
+        *,
+        timeout: float = DEFAULT_LOOKUP_TIMEOUT,
+        poll_interval: float | None = None,
+        on_progress: Callable[[MobileFindOut], object] | None = None,
+    ) -> MobileFindOut:
+        """Poll a lookup until it is `settled` (number found) or `refunded` (none; free).
+
+        Same schedule and deadline rules as [`Jobs.wait`][leadenrich._resources.jobs.Jobs.wait]
+        (300 s by default); past the deadline raises PollTimeoutError with `.last`.
+
+        Example:
+            >>> lookup = client.mobile.wait(pending.lookup_id)  # doctest: +SKIP
+            >>> lookup.mobile if lookup.state == "settled" else "no number"  # doctest: +SKIP
+        """
+        return self._wait(lookup_id, _waiter(lookup_id, timeout, poll_interval, on_progress))
+
+    def find_and_wait(
+        self,
+        *,
+        linkedin_url: str | None = None,
+        first_name: str | None = None,
+        last_name: str | None = None,
+        company_name: str | None = None,
+        domain: str | None = None,
+        timeout: float = DEFAULT_LOOKUP_TIMEOUT,
+        poll_interval: float | None = None,
+        on_progress: Callable[[MobileFindOut], object] | None = None,
+    ) -> MobileFindOut:
+        """Start a lookup and wait for it to settle or be refunded.
+
+        Example:
+            >>> lookup = client.mobile.find_and_wait(linkedin_url="https://linkedin.com/in/ada")  # doctest: +SKIP
+            >>> lookup.state  # doctest: +SKIP
+            'settled'
+        """
+        waiter = _waiter("", timeout, poll_interval, on_progress)
+        pending = self.find(
+            linkedin_url=linkedin_url,
+            first_name=first_name,
+            last_name=last_name,
+            company_name=company_name,
+            domain=domain,
+        )
+        waiter.what = f"mobile lookup {pending.lookup_id}"
+        if waiter.observe(pending):
+            return pending
+        return self._wait(pending.lookup_id, waiter)
+
+    def _wait(self, lookup_id: str, waiter: Waiter[MobileFindOut]) -> MobileFindOut:
+        call = _endpoints.get_mobile(lookup_id)
+        return wait(lambda: self._send(call), waiter)
+
+
+def _waiter(
+    lookup_id: str,
+    timeout: float,
+    poll_interval: float | None,
+    on_progress: Callable[[MobileFindOut], object] | None,
+) -> Waiter[MobileFindOut]:
+    return Waiter[MobileFindOut](f"mobile lookup {lookup_id}", Deadline(timeout), poll_interval, on_progress)
+
 
 class AsyncMobile:
     """Look up mobile numbers: `client.mobile` of the async client."""
@@ -91,3 +158,52 @@ class AsyncMobile:
             >>> lookup = await client.mobile.get("mob_123")  # doctest: +SKIP
         """
         return await self._send(_endpoints.get_mobile(lookup_id))
+
+    async def wait(
+        self,
+        lookup_id: str,
+        *,
+        timeout: float = DEFAULT_LOOKUP_TIMEOUT,
+        poll_interval: float | None = None,
+        on_progress: Callable[[MobileFindOut], object] | None = None,
+    ) -> MobileFindOut:
+        """Poll a lookup until it is `settled` or `refunded`; see [`Mobile.wait`][leadenrich._resources.mobile.Mobile.wait].
+
+        Example:
+            >>> lookup = await client.mobile.wait(pending.lookup_id)  # doctest: +SKIP
+        """
+        return await self._wait(lookup_id, _waiter(lookup_id, timeout, poll_interval, on_progress))
+
+    async def find_and_wait(
+        self,
+        *,
+        linkedin_url: str | None = None,
+        first_name: str | None = None,
+        last_name: str | None = None,
+        company_name: str | None = None,
+        domain: str | None = None,
+        timeout: float = DEFAULT_LOOKUP_TIMEOUT,
+        poll_interval: float | None = None,
+        on_progress: Callable[[MobileFindOut], object] | None = None,
+    ) -> MobileFindOut:
+        """Start a lookup and wait for it to settle or be refunded.
+
+        Example:
+            >>> lookup = await client.mobile.find_and_wait(linkedin_url="https://linkedin.com/in/ada")  # doctest: +SKIP
+        """
+        waiter = _waiter("", timeout, poll_interval, on_progress)
+        pending = await self.find(
+            linkedin_url=linkedin_url,
+            first_name=first_name,
+            last_name=last_name,
+            company_name=company_name,
+            domain=domain,
+        )
+        waiter.what = f"mobile lookup {pending.lookup_id}"
+        if waiter.observe(pending):
+            return pending
+        return await self._wait(pending.lookup_id, waiter)
+
+    async def _wait(self, lookup_id: str, waiter: Waiter[MobileFindOut]) -> MobileFindOut:
+        call = _endpoints.get_mobile(lookup_id)
+        return await async_wait(lambda: self._send(call), waiter)

@@ -1,0 +1,148 @@
+"""Waiting for a job or a lookup to reach a terminal state.
+
+The schedule and the deadline are plain objects shared by both clients; the sync and
+async loops around them differ only in how they fetch and sleep.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from typing import Generic, TypeVar
+
+from . import _clock
+from ._errors import JobFailedError, LeadEnrichError, PollTimeoutError, RateLimitError
+from ._models import JobOut, LeadOut, MobileFindOut
+from ._validate import seconds
+
+__all__ = [
+    "DEFAULT_JOB_TIMEOUT",
+    "DEFAULT_LOOKUP_TIMEOUT",
+    "DEFAULT_POLL_INTERVAL",
+    "Deadline",
+    "Progress",
+    "Waiter",
+]
+
+DEFAULT_JOB_TIMEOUT = 300.0
+"""How long a job wait lasts by default: enrichments take 20-40 s, up to ~90 s, plus queueing."""
+DEFAULT_LOOKUP_TIMEOUT = 300.0
+"""How long a mobile lookup wait lasts by default."""
+DEFAULT_POLL_INTERVAL = 1.0
+"""The first interval between polls; it grows 1.5x per poll up to 5x this value."""
+_GROWTH = 1.5
+_CEILING = 5.0
+
+Polled = TypeVar("Polled", JobOut, MobileFindOut)
+
+Progress = Callable[[Polled], object]
+"""Called with every polled object, for progress bars and logs."""
+
+
+class Deadline:
+    """A point in time, `timeout` seconds from now."""
+
+    def __init__(self, timeout: float) -> None:
+        self.timeout = seconds("timeout", timeout, positive=True)
+        self._at = _clock.monotonic() + self.timeout
+
+    def remaining(self) -> float:
+        return max(0.0, self._at - _clock.monotonic())
+
+
+class Waiter(Generic[Polled]):
+    """The state of one wait: the last object seen, the next interval, the deadline."""
+
+    def __init__(
+        self,
+        what: str,
+        deadline: Deadline,
+        poll_interval: float | None,
+        on_progress: Callable[[Polled], object] | None,
+    ) -> None:
+        self.what = what
+        self.deadline = deadline
+        first = (
+            DEFAULT_POLL_INTERVAL
+            if poll_interval is None
+            else seconds("poll_interval", poll_interval, positive=True)
+        )
+        self._interval = first
+        self._ceiling = first * _CEILING
+        self._on_progress = on_progress
+        self.last: Polled | None = None
+
+    def observe(self, polled: Polled) -> bool:
+        """Record a polled object; True when it is terminal."""
+        self.last = polled
+        if self._on_progress is not None:
+            self._on_progress(polled)
+        return polled.is_terminal
+
+    def rate_limited(self, error: RateLimitError) -> float:
+        """How long to sleep after a 429 that outlasted the client's retries.
+
+        A wait has its own deadline, so it keeps polling after the service asks it to
+        slow down rather than failing; the 429 surfaces only if the deadline comes first.
+        """
+        remaining = self.deadline.remaining()
+        wanted = error.retry_after if error.retry_after is not None else self._interval
+        if wanted >= remaining:
+            raise error
+        return wanted
+
+    def next_delay(self) -> float:
+        """How long to sleep before the next poll; PollTimeoutError once the deadline passed."""
+        remaining = self.deadline.remaining()
+        if remaining <= 0:
+            state = _state(self.last)
+            raise PollTimeoutError(
+                f"{self.what} was still {state} after {self.deadline.timeout:g} s; "
+                "wait again with a larger timeout, or check back later",
+                last=self.last,
+            )
+        delay = min(self._interval, remaining)
+        self._interval = min(self._interval * _GROWTH, self._ceiling)
+        return delay
+
+
+def _state(last: JobOut | MobileFindOut | None) -> str:
+    if isinstance(last, JobOut):
+        return last.status
+    if isinstance(last, MobileFindOut):
+        return last.state
+    return "unknown"
+
+
+def wait(fetch: Callable[[], Polled], waiter: Waiter[Polled]) -> Polled:
+    """Poll `fetch` until it returns a terminal object (blocking)."""
+    while True:
+        try:
+            polled = fetch()
+        except RateLimitError as exc:
+            _clock.sleep(waiter.rate_limited(exc))
+            continue
+        if waiter.observe(polled):
+            return polled
+        _clock.sleep(waiter.next_delay())
+
+
+async def async_wait(fetch: Callable[[], Awaitable[Polled]], waiter: Waiter[Polled]) -> Polled:
+    """Poll `fetch` until it returns a terminal object; cancellable at every await."""
+    while True:
+        try:
+            polled = await fetch()
+        except RateLimitError as exc:
+            await _clock.async_sleep(waiter.rate_limited(exc))
+            continue
+        if waiter.observe(polled):
+            return polled
+        await _clock.async_sleep(waiter.next_delay())
+
+
+def lead_of(job: JobOut) -> LeadOut:
+    """The lead a terminal job produced; JobFailedError when it failed."""
+    if job.status == "failed":
+        raise JobFailedError(job)
+    if job.result is None:
+        raise LeadEnrichError(f"enrichment job {job.job_id} ended {job.status!r} without a result")
+    return job.result
