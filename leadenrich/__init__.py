@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 from ._version import __version__
 
 if TYPE_CHECKING:
+    from ._bulk.results import BulkOutcome, BulkResult
     from ._client import (
         AsyncLeadEnrich,
         LeadEnrich,
@@ -63,6 +64,8 @@ if TYPE_CHECKING:
     )
 
 _SOURCES: dict[str, str] = {
+    "BulkOutcome": "._bulk.results",
+    "BulkResult": "._bulk.results",
     "AsyncLeadEnrich": "._client",
     "LeadEnrich": "._client",
     "APIConnectionError": "._errors",
@@ -128,6 +131,8 @@ __all__ = [
     "ApiCalls",
     "AsyncLeadEnrich",
     "AuthenticationError",
+    "BulkOutcome",
+    "BulkResult",
     "BuyingCommitteeMember",
     "CompanyOverview",
     "EmailFindIn",

@@ -68,7 +68,7 @@ class Waiter(Generic[Polled]):
         )
         self._interval = first
         self._ceiling = first * _CEILING
-        self._on_progress = on_progress
+        self._on_progress: Callable[[Polled], object] | None = on_progress
         self.last: Polled | None = None
 
     def observe(self, polled: Polled) -> bool:

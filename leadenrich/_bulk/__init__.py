@@ -1,0 +1,1 @@
+"""Bulk enrichment: many leads, bounded concurrency, a checkpoint, streamed outcomes."""

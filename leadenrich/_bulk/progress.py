@@ -1,0 +1,91 @@
+"""Progress display for bulk runs: tqdm when it is there, or a callback of the caller's."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable
+from importlib import import_module
+from typing import Any, Protocol
+
+from .results import BulkOutcome
+
+__all__ = ["ProgressOption", "Reporter", "reporter"]
+
+ProgressOption = bool | Callable[[BulkOutcome], object] | None
+"""None: a bar when interactive and tqdm is installed; True: always a bar; False: none;
+a callable: called with each outcome as it completes."""
+
+
+class Reporter(Protocol):
+    def update(self, outcome: BulkOutcome) -> None: ...
+
+    def close(self) -> None: ...
+
+
+class _Silent:
+    def update(self, outcome: BulkOutcome) -> None:
+        return None
+
+    def close(self) -> None:
+        return None
+
+
+class _Callback:
+    def __init__(self, callback: Callable[[BulkOutcome], object]) -> None:
+        self._callback = callback
+
+    def update(self, outcome: BulkOutcome) -> None:
+        self._callback(outcome)
+
+    def close(self) -> None:
+        return None
+
+
+class _Bar:
+    def __init__(self, bar: Any) -> None:
+        self._bar = bar
+        self._failed = 0
+
+    def update(self, outcome: BulkOutcome) -> None:
+        if outcome.status in ("failed", "skipped"):
+            self._failed += 1
+            self._bar.set_postfix(failed=self._failed, refresh=False)
+        self._bar.update(1)
+
+    def close(self) -> None:
+        self._bar.close()
+
+
+class _Lines:
+    """A plain text fallback when a bar was asked for but tqdm is not installed."""
+
+    def __init__(self, total: int) -> None:
+        self._total = total
+        self._done = 0
+
+    def update(self, outcome: BulkOutcome) -> None:
+        self._done += 1
+        print(f"leadenrich: {self._done}/{self._total} leads ({outcome.status})", file=sys.stderr)
+
+    def close(self) -> None:
+        return None
+
+
+def reporter(option: ProgressOption, total: int) -> Reporter:
+    if option is False:
+        return _Silent()
+    if callable(option):
+        return _Callback(option)
+    if option is None and not _interactive():
+        return _Silent()
+    try:
+        # tqdm.auto: a widget in Jupyter, a text bar in a terminal; optional, so untyped here.
+        tqdm_auto: Any = import_module("tqdm.auto")
+    except ImportError:
+        return _Lines(total) if option is True else _Silent()
+    return _Bar(tqdm_auto.tqdm(total=total, desc="enriching", unit="lead"))
+
+
+def _interactive() -> bool:
+    # A notebook's stderr is not a terminal, but a widget bar is exactly what it wants.
+    return "ipykernel" in sys.modules or sys.stderr.isatty()

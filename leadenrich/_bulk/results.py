@@ -1,0 +1,159 @@
+"""What a bulk run reports: one outcome per lead, and the result that gathers them."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field
+from importlib import import_module
+from typing import Any, Literal
+
+from .._errors import APIStatusError, LeadEnrichError
+from .._models import LeadIn, LeadOut
+
+__all__ = ["BulkOutcome", "BulkResult", "Status"]
+
+Status = Literal["enriched", "deduped", "failed", "skipped"]
+
+
+@dataclass(frozen=True)
+class BulkOutcome:
+    """What happened to one lead of a bulk run.
+
+    Attributes:
+        index: The lead's position in the input (0-based).
+        input: The lead as given (a LeadIn, or the raw mapping when it was invalid).
+        status: `enriched`, `deduped` (an existing record, not charged), `failed`, or
+            `skipped` (not started: `max_credits` was reached or the account was refused).
+        lead: The enriched lead, for `enriched` and `deduped`.
+        error: The typed error, for `failed` and `skipped`.
+        resumed: True when the result came from the checkpoint or from the leads already
+            stored on the account, rather than from an enrichment run now.
+        charged: True when this run spent a credit on the lead.
+    """
+
+    index: int
+    input: LeadIn | Mapping[str, Any]
+    status: Status
+    lead: LeadOut | None = None
+    error: LeadEnrichError | None = None
+    resumed: bool = False
+    charged: bool = False
+
+    @property
+    def ok(self) -> bool:
+        """True when the lead was enriched (now, earlier, or as a dedupe)."""
+        return self.lead is not None
+
+
+@dataclass
+class BulkResult:
+    """Every outcome of a bulk run, in input order, with counts and tabular exports.
+
+    Example:
+        >>> result = client.leads.enrich_many(rows)  # doctest: +SKIP
+        >>> result.succeeded, result.failed, result.credits_spent  # doctest: +SKIP
+        (198, 2, 190)
+        >>> result.to_pandas().head()  # doctest: +SKIP
+    """
+
+    outcomes: list[BulkOutcome] = field(default_factory=list[BulkOutcome])
+
+    def __post_init__(self) -> None:
+        self.outcomes.sort(key=lambda outcome: outcome.index)
+
+    def __iter__(self) -> Iterator[BulkOutcome]:
+        return iter(self.outcomes)
+
+    def __len__(self) -> int:
+        return len(self.outcomes)
+
+    @property
+    def succeeded(self) -> int:
+        """Leads that have an enriched record (including dedupes and resumed ones)."""
+        return sum(1 for o in self.outcomes if o.ok)
+
+    @property
+    def failed(self) -> int:
+        """Leads that were tried and failed."""
+        return sum(1 for o in self.outcomes if o.status == "failed")
+
+    @property
+    def deduped(self) -> int:
+        """Leads answered with an existing record, without a charge."""
+        return sum(1 for o in self.outcomes if o.status == "deduped")
+
+    @property
+    def skipped(self) -> int:
+        """Leads not started (max_credits reached, or the account was refused)."""
+        return sum(1 for o in self.outcomes if o.status == "skipped")
+
+    @property
+    def resumed(self) -> int:
+        """Leads whose result came from the checkpoint or the account's stored leads."""
+        return sum(1 for o in self.outcomes if o.resumed)
+
+    @property
+    def credits_spent(self) -> int:
+        """Enrichment credits this run spent."""
+        return sum(1 for o in self.outcomes if o.charged)
+
+    @property
+    def leads(self) -> list[LeadOut]:
+        """The enriched leads, in input order."""
+        return [o.lead for o in self.outcomes if o.lead is not None]
+
+    @property
+    def errors(self) -> list[BulkOutcome]:
+        """The outcomes that failed or were skipped."""
+        return [o for o in self.outcomes if o.error is not None]
+
+    def to_records(self) -> list[dict[str, Any]]:
+        """One flat dict per lead: position, status, the input, then the enrichment as columns.
+
+        Nested objects become `parent_child` columns; lists of strings are joined with
+        "; " and lists of objects (the buying committee) become JSON, so the records
+        write straight to CSV.
+        """
+        return [_record(outcome) for outcome in self.outcomes]
+
+    def to_pandas(self) -> Any:
+        """The records as a `pandas.DataFrame` (pandas is imported only here).
+
+        Raises:
+            ImportError: pandas is not installed (`pip install pandas`).
+        """
+        try:
+            # Through import_module: pandas is optional and its types are not ours to need.
+            pandas: Any = import_module("pandas")
+        except ImportError as exc:
+            raise ImportError("BulkResult.to_pandas() needs pandas: pip install pandas") from exc
+        return pandas.DataFrame.from_records(self.to_records())
+
+
+def _record(outcome: BulkOutcome) -> dict[str, Any]:
+    given = outcome.input.model_dump() if isinstance(outcome.input, LeadIn) else dict(outcome.input)
+    record: dict[str, Any] = {"index": outcome.index, "status": outcome.status}
+    record.update({f"input_{k}": v for k, v in given.items()})
+    lead = outcome.lead
+    record["lead_id"] = lead.id if lead is not None else None
+    record["created_at"] = lead.created_at.isoformat() if lead is not None and lead.created_at else None
+    if lead is not None:
+        _flatten(lead.enrichment.model_dump(), "", record)
+    record["error_type"] = type(outcome.error).__name__ if outcome.error is not None else None
+    record["error_status"] = outcome.error.status_code if isinstance(outcome.error, APIStatusError) else None
+    record["error"] = str(outcome.error) if outcome.error is not None else None
+    return record
+
+
+def _flatten(value: Mapping[str, Any], prefix: str, into: dict[str, Any]) -> None:
+    for key, item in value.items():
+        name = f"{prefix}{key}"
+        if isinstance(item, Mapping):
+            _flatten(item, f"{name}_", into)  # pyright: ignore[reportUnknownArgumentType]
+        elif isinstance(item, list) and all(isinstance(x, str) for x in item):  # pyright: ignore[reportUnknownVariableType]
+            into[name] = "; ".join(item)  # pyright: ignore[reportUnknownArgumentType]
+        elif isinstance(item, list):
+            into[name] = json.dumps(item)
+        else:
+            into[name] = item

@@ -1,0 +1,236 @@
+"""Running a bulk enrichment: a thread pool for the sync client, tasks for the async one.
+
+Both runners keep `concurrency` leads in flight, absorb 429s by waiting (a 429 is never
+charged), look up the account's stored leads before calling an ambiguous failure a
+failure, and stream each outcome as it completes. Everything else is the Plan's.
+"""
+
+from __future__ import annotations
+
+import random
+import sys
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
+from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from itertools import islice
+from typing import TYPE_CHECKING, Any, Literal
+
+from .. import _clock
+from .._errors import InvalidRequestError, LeadEnrichError, RateLimitError
+from .._models import LeadIn, LeadOut
+from .._retry import UPSTREAM_FULL_BACKOFF
+from .._validate import integer, seconds
+from .checkpoint import Checkpoint, Resume
+from .inputs import Item, read_items
+from .plan import Plan, is_ambiguous, match_stored
+from .progress import ProgressOption, Reporter, reporter
+from .results import BulkOutcome
+
+if TYPE_CHECKING:
+    import os
+
+__all__ = ["Strategy", "arun", "prepare", "run"]
+
+Strategy = Literal["sync", "async"]
+"""`sync`: one blocking enrich request per lead. `async`: create a job, then poll it."""
+
+# How many stored leads a lookup reads, newest first, before giving up on a match.
+_SCAN_IN_RUN = 200
+_SCAN_ON_RESUME = 5000
+
+
+@dataclass(frozen=True)
+class Run:
+    plan: Plan
+    checkpoint: Checkpoint | None
+    concurrency: int
+    progress: ProgressOption
+
+
+def prepare(
+    leads: Any,
+    *,
+    concurrency: int,
+    max_credits: int | None,
+    checkpoint: str | os.PathLike[str] | None,
+    progress: ProgressOption,
+    strategy: str,
+    poll_interval: float | None,
+) -> Run:
+    """Validate the options and the input, and read the checkpoint: nothing is sent yet."""
+    integer("concurrency", concurrency, 1)
+    if max_credits is not None:
+        integer("max_credits", max_credits, 0)
+    if strategy not in ("sync", "async"):
+        raise InvalidRequestError(f"strategy must be 'sync' or 'async', got {strategy!r}")
+    if poll_interval is not None:
+        seconds("poll_interval", poll_interval, positive=True)
+    items = read_items(leads)
+    store = Checkpoint(checkpoint) if checkpoint is not None else None
+    resume = store.load() if store is not None else Resume()
+    return Run(Plan(items, resume, max_credits, store), store, concurrency, progress)
+
+
+def _rate_limit_pause(error: RateLimitError) -> float:
+    base = error.retry_after if error.retry_after is not None else UPSTREAM_FULL_BACKOFF
+    return max(base, 0.0) + random.uniform(0.0, 0.5)
+
+
+def run(
+    run_: Run,
+    enrich: Callable[[LeadIn], LeadOut],
+    stored: Callable[[], Iterator[LeadOut]],
+) -> Iterator[BulkOutcome]:
+    """Run the plan on a thread pool, yielding outcomes as they complete."""
+    plan = run_.plan
+    report = reporter(run_.progress, plan.total)
+
+    def lookup(wanted: dict[str, datetime], limit: int) -> dict[str, LeadOut]:
+        try:
+            return match_stored(wanted, islice(stored(), limit))
+        except LeadEnrichError:
+            return {}
+
+    def attempt(item: Item) -> BulkOutcome:
+        assert item.lead is not None
+        while True:
+            sent = datetime.now(timezone.utc)
+            try:
+                lead = enrich(item.lead)
+            except RateLimitError as exc:
+                _clock.sleep(_rate_limit_pause(exc))
+                continue
+            except LeadEnrichError as exc:
+                found = lookup({item.key: sent}, _SCAN_IN_RUN).get(item.key) if is_ambiguous(exc) else None
+                return plan.failed(item, exc, found=found)
+            return plan.succeeded(item, lead)
+
+    try:
+        for outcome in plan.ready:
+            report.update(outcome)
+            yield outcome
+        if plan.uncertain:
+            wanted = {key: since for key, (_, since) in plan.uncertain.items()}
+            for outcome in plan.recovered(lookup(wanted, _SCAN_ON_RESUME)):
+                report.update(outcome)
+                yield outcome
+        yield from _pool(plan, attempt, run_.concurrency, report)
+    finally:
+        report.close()
+        if run_.checkpoint is not None:
+            run_.checkpoint.close()
+
+
+def _pool(
+    plan: Plan, attempt: Callable[[Item], BulkOutcome], concurrency: int, report: Reporter
+) -> Iterator[BulkOutcome]:
+    pool = ThreadPoolExecutor(max_workers=concurrency, thread_name_prefix="leadenrich-bulk")
+    running: dict[Future[BulkOutcome], Item] = {}
+    try:
+        while True:
+            while len(running) < concurrency and (item := plan.next()) is not None:
+                running[pool.submit(attempt, item)] = item
+            for outcome in plan.skipped():
+                report.update(outcome)
+                yield outcome
+            if not running:
+                break
+            done, _ = wait(running, return_when=FIRST_COMPLETED)
+            for future in done:
+                del running[future]
+                outcome = future.result()
+                report.update(outcome)
+                yield outcome
+    except KeyboardInterrupt:
+        plan.stop(LeadEnrichError("not started: the run was interrupted"))
+        if running:
+            print(
+                f"leadenrich: finishing {len(running)} enrichment(s) already paid for; "
+                "press Ctrl-C again to abandon them",
+                file=sys.stderr,
+            )
+            # A second Ctrl-C escapes this wait; the checkpoint then knows they started.
+            wait(running)
+        raise
+    finally:
+        # Also reached when the caller stops iterating: let started leads finish (and be
+        # written to the checkpoint) rather than losing what they were charged for.
+        plan.stop(LeadEnrichError("not started: the run was stopped"))
+        pool.shutdown(wait=sys.exc_info()[0] is not KeyboardInterrupt, cancel_futures=True)
+
+
+async def arun(
+    run_: Run,
+    enrich: Callable[[LeadIn], Awaitable[LeadOut]],
+    stored: Callable[[], AsyncIterator[LeadOut]],
+) -> AsyncIterator[BulkOutcome]:
+    """Run the plan as asyncio tasks, yielding outcomes as they complete."""
+    import asyncio
+
+    plan = run_.plan
+    report = reporter(run_.progress, plan.total)
+
+    async def lookup(wanted: dict[str, datetime], limit: int) -> dict[str, LeadOut]:
+        leads: list[LeadOut] = []
+        try:
+            async for lead in stored():
+                leads.append(lead)
+                if len(leads) >= limit:
+                    break
+        except LeadEnrichError:
+            pass
+        return match_stored(wanted, leads)
+
+    async def attempt(item: Item) -> BulkOutcome:
+        assert item.lead is not None
+        while True:
+            sent = datetime.now(timezone.utc)
+            try:
+                lead = await enrich(item.lead)
+            except RateLimitError as exc:
+                await _clock.async_sleep(_rate_limit_pause(exc))
+                continue
+            except LeadEnrichError as exc:
+                found = (
+                    (await lookup({item.key: sent}, _SCAN_IN_RUN)).get(item.key)
+                    if is_ambiguous(exc)
+                    else None
+                )
+                return plan.failed(item, exc, found=found)
+            return plan.succeeded(item, lead)
+
+    running: set[asyncio.Task[BulkOutcome]] = set()
+    try:
+        for outcome in plan.ready:
+            report.update(outcome)
+            yield outcome
+        if plan.uncertain:
+            wanted = {key: since for key, (_, since) in plan.uncertain.items()}
+            for outcome in plan.recovered(await lookup(wanted, _SCAN_ON_RESUME)):
+                report.update(outcome)
+                yield outcome
+        while True:
+            while len(running) < run_.concurrency and (item := plan.next()) is not None:
+                running.add(asyncio.ensure_future(attempt(item)))
+            for outcome in plan.skipped():
+                report.update(outcome)
+                yield outcome
+            if not running:
+                break
+            done, running = await asyncio.wait(running, return_when=asyncio.FIRST_COMPLETED)
+            for task in done:
+                outcome = task.result()
+                report.update(outcome)
+                yield outcome
+    finally:
+        plan.stop(LeadEnrichError("not started: the run was cancelled"))
+        # Cancelled leads stay "started" in the checkpoint: a resumed run looks them up
+        # among the stored leads before sending them again.
+        for task in running:
+            task.cancel()
+        if running:
+            await asyncio.gather(*running, return_exceptions=True)
+        report.close()
+        if run_.checkpoint is not None:
+            run_.checkpoint.close()

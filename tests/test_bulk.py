@@ -1,0 +1,269 @@
+"""enrich_many: outcomes, credits, checkpoints, resume, recovery of lost answers."""
+
+from __future__ import annotations
+
+import json
+import threading
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pandas
+import pytest
+import respx
+
+from leadenrich import (
+    AuthenticationError,
+    BulkResult,
+    InternalServerError,
+    InvalidRequestError,
+    LeadIn,
+    RateLimitError,
+)
+from tests.helpers import call, collect, lead_out
+
+pytestmark = pytest.mark.anyio
+
+ROWS = [{"company": f"Co{i}", "domain": f"co{i}.com"} for i in range(6)]
+
+
+class FakeEnrich:
+    """A stand-in for POST /leads/enrich?mode=sync that stores what it enriches."""
+
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.sent: list[dict[str, Any]] = []
+        self.stored: list[dict[str, Any]] = []
+        self.script: dict[str, list[httpx.Response | Exception]] = {}
+        self.store_before_failing: set[str] = set()
+
+    def __call__(self, request: httpx.Request) -> httpx.Response:
+        lead = json.loads(request.content)["lead"]
+        with self.lock:
+            self.sent.append(lead)
+            planned = self.script.get(lead["company"])
+            failure = planned.pop(0) if planned else None
+            if failure is None or lead["company"] in self.store_before_failing:
+                record = lead_out(f"ld_{len(self.stored)}", input=lead, created_at="2099-01-01T00:00:00Z")
+                self.stored.insert(0, record)
+        if isinstance(failure, Exception):
+            raise failure
+        if failure is not None:
+            return failure
+        return httpx.Response(200, json=record)
+
+    def listing(self, request: httpx.Request) -> httpx.Response:
+        skip, limit = int(request.url.params["skip"]), int(request.url.params["limit"])
+        return httpx.Response(200, json={"items": self.stored[skip : skip + limit]})
+
+
+@pytest.fixture
+def service(api: respx.MockRouter) -> FakeEnrich:
+    fake = FakeEnrich()
+    api.post("/leads/enrich", params={"mode": "sync"}).mock(side_effect=fake)
+    api.get("/leads").mock(side_effect=fake.listing)
+    return fake
+
+
+async def test_every_lead_gets_an_outcome_in_order(client: Any, service: FakeEnrich) -> None:
+    rows: list[Any] = [*ROWS[:3], {"company": "NoDomain"}, LeadIn(company="Obj", domain="obj.com"), 42]
+    result = await call(client.leads.enrich_many(rows, progress=False))
+    assert isinstance(result, BulkResult)
+    assert [o.index for o in result] == [0, 1, 2, 3, 4, 5]
+    assert [o.status for o in result] == ["enriched", "enriched", "enriched", "failed", "enriched", "failed"]
+    assert isinstance(result.outcomes[3].error, InvalidRequestError)
+    assert "domain: Field required" in str(result.outcomes[3].error)
+    assert (result.succeeded, result.failed, result.credits_spent) == (4, 2, 4)
+    assert len(service.sent) == 4, "invalid rows are never sent"
+
+
+async def test_one_failure_never_stops_the_rest(client: Any, service: FakeEnrich) -> None:
+    service.script["Co2"] = [
+        httpx.Response(422, json={"detail": [{"loc": ["body"], "msg": "bad", "type": "x"}]})
+    ]
+    result = await call(client.leads.enrich_many(ROWS, progress=False))
+    assert [o.status for o in result] == [
+        "enriched",
+        "enriched",
+        "failed",
+        "enriched",
+        "enriched",
+        "enriched",
+    ]
+    assert result.errors[0].index == 2
+
+
+async def test_429s_are_absorbed_without_dropping_the_lead(
+    client: Any, service: FakeEnrich, sleeps: list[float]
+) -> None:
+    upstream = httpx.Response(429, json={"detail": "upstream_full: busy"}, headers={"Retry-After": "2"})
+    service.script["Co1"] = [upstream] * 30  # more than the client's own upstream budget
+    result = await call(client.leads.enrich_many(ROWS, progress=False))
+    assert result.succeeded == 6
+    assert sum(1 for lead in service.sent if lead["company"] == "Co1") == 31
+    assert all(s >= 2.0 for s in sleeps)
+
+
+async def test_max_credits_stops_new_enrichments(client: Any, service: FakeEnrich) -> None:
+    result = await call(client.leads.enrich_many(ROWS, max_credits=2, concurrency=1, progress=False))
+    assert [o.status for o in result] == ["enriched", "enriched", "skipped", "skipped", "skipped", "skipped"]
+    assert result.credits_spent == 2
+    assert "max_credits=2" in str(result.outcomes[2].error)
+    assert len(service.sent) == 2
+
+
+async def test_dedupes_are_not_charged_and_free_the_budget(client: Any, api: respx.MockRouter) -> None:
+    api.post("/leads/enrich", params={"mode": "sync"}).mock(
+        side_effect=lambda request: httpx.Response(200, json=lead_out(deduped=True))
+    )
+    result = await call(client.leads.enrich_many(ROWS, max_credits=1, concurrency=1, progress=False))
+    assert result.deduped == 6
+    assert result.credits_spent == 0
+
+
+async def test_a_refused_account_stops_the_run(client: Any, service: FakeEnrich) -> None:
+    service.script["Co0"] = [httpx.Response(401, json={"detail": "Pass the key as a Bearer token"})]
+    result = await call(client.leads.enrich_many(ROWS, concurrency=1, progress=False))
+    assert result.outcomes[0].status == "failed"
+    assert isinstance(result.outcomes[0].error, AuthenticationError)
+    assert {o.status for o in result.outcomes[1:]} == {"skipped"}
+    assert len(service.sent) == 1
+
+
+async def test_a_lost_answer_is_found_among_stored_leads(client: Any, service: FakeEnrich) -> None:
+    # The service enriched and charged Co3, then the connection dropped: not a failure.
+    service.script["Co3"] = [httpx.RemoteProtocolError("Server disconnected")]
+    service.store_before_failing.add("Co3")
+    result = await call(client.leads.enrich_many(ROWS, progress=False))
+    assert result.outcomes[3].status == "enriched"
+    assert result.outcomes[3].charged
+    assert sum(1 for lead in service.sent if lead["company"] == "Co3") == 1, "never re-sent"
+    assert result.credits_spent == 6
+
+
+async def test_a_lost_answer_not_stored_is_reported_not_resent(client: Any, service: FakeEnrich) -> None:
+    service.script["Co3"] = [httpx.Response(502, text="<html>Bad Gateway</html>")]
+    result = await call(client.leads.enrich_many(ROWS, progress=False))
+    assert result.outcomes[3].status == "failed"
+    assert isinstance(result.outcomes[3].error, InternalServerError)
+    assert "not re-sent" in str(result.outcomes[3].error)
+    assert sum(1 for lead in service.sent if lead["company"] == "Co3") == 1
+
+
+async def test_checkpoint_resume_skips_what_was_done(
+    client: Any, service: FakeEnrich, tmp_path: Path
+) -> None:
+    path = tmp_path / "run.jsonl"
+    service.script["Co4"] = [httpx.Response(422, json={"detail": "bad"})]
+    first = await call(client.leads.enrich_many(ROWS, checkpoint=path, progress=False))
+    assert first.failed == 1
+    lines = [json.loads(line) for line in path.read_text().splitlines()]
+    assert sum(1 for line in lines if line["event"] == "finished") == 6
+    assert all("le_live" not in line for line in path.read_text().splitlines())
+    second = await call(client.leads.enrich_many(ROWS, checkpoint=path, progress=False))
+    assert [o.resumed for o in second] == [True, True, True, True, False, True]
+    assert second.succeeded == 6
+    assert second.credits_spent == 1
+    assert len(service.sent) == 7, "only the failed lead was sent again"
+
+
+async def test_a_torn_last_line_is_tolerated(client: Any, service: FakeEnrich, tmp_path: Path) -> None:
+    path = tmp_path / "run.jsonl"
+    await call(client.leads.enrich_many(ROWS[:2], checkpoint=path, progress=False))
+    with path.open("a") as handle:
+        handle.write('{"event": "finished", "key": "abc#0", "lead": {"id": "half')
+    result = await call(client.leads.enrich_many(ROWS[:3], checkpoint=path, progress=False))
+    assert [o.resumed for o in result] == [True, True, False]
+    assert path.read_text().endswith("\n")
+    assert all(json.loads(line) for line in path.read_text().splitlines())
+
+
+async def test_started_but_unfinished_leads_are_looked_up_before_resending(
+    client: Any, service: FakeEnrich, tmp_path: Path
+) -> None:
+    # A run killed while Co0 was in flight: the service finished and stored it anyway.
+    path = tmp_path / "run.jsonl"
+    first = await call(client.leads.enrich_many(ROWS[:1], checkpoint=path, progress=False))
+    started = next(json.loads(line) for line in path.read_text().splitlines() if '"started"' in line)
+    path.write_text(json.dumps(started) + "\n")
+    result = await call(client.leads.enrich_many(ROWS[:2], checkpoint=path, progress=False))
+    assert result.outcomes[0].resumed
+    assert result.outcomes[0].lead is not None
+    assert first.outcomes[0].lead is not None
+    assert result.outcomes[0].lead.id == first.outcomes[0].lead.id
+    assert [lead["company"] for lead in service.sent] == ["Co0", "Co1"]
+
+
+async def test_a_foreign_file_is_refused(client: Any, service: FakeEnrich, tmp_path: Path) -> None:
+    path = tmp_path / "notes.jsonl"
+    path.write_text("hello\n")
+    with pytest.raises(Exception, match="is not a checkpoint entry"):
+        await call(client.leads.enrich_many(ROWS, checkpoint=path, progress=False))
+    assert service.sent == []
+
+
+async def test_a_dataframe_is_read_by_its_lead_columns(client: Any, service: FakeEnrich) -> None:
+    frame = pandas.DataFrame(
+        {
+            "company": ["A", "B"],
+            "domain": ["a.com", "b.com"],
+            "email": ["x@a.com", None],
+            "owner": ["me", "you"],
+        }
+    )
+    result = await call(client.leads.enrich_many(frame, progress=False))
+    assert result.succeeded == 2
+    assert service.sent == [
+        {"company": "A", "domain": "a.com", "email": "x@a.com"},
+        {"company": "B", "domain": "b.com"},
+    ]
+    table = result.to_pandas()
+    assert list(table["status"]) == ["enriched", "enriched"]
+    assert list(table["opportunity_score"]) == [72, 72]
+    assert table.loc[0, "tech_stack_cloud"] == "AWS"
+
+
+def test_a_dataframe_without_lead_columns_is_refused() -> None:
+    from leadenrich import LeadEnrich
+
+    client = LeadEnrich("k", base_url="https://api.test")
+    with pytest.raises(InvalidRequestError, match="no domain column"):
+        client.leads.enrich_many(pandas.DataFrame({"company": ["A"]}))
+
+
+async def test_records_flatten_the_enrichment(client: Any, service: FakeEnrich) -> None:
+    result = await call(client.leads.enrich_many(ROWS[:1], progress=False))
+    record = result.to_records()[0]
+    assert record["input_company"] == "Co0"
+    assert record["company_overview_industry"] == "Software"
+    assert record["intent_signals_hiring_signals"] == "Hiring SREs"
+    assert json.loads(record["buying_committee"])[0]["title"] == "CTO"
+    assert record["error"] is None
+
+
+async def test_outcomes_stream_as_they_complete(client: Any, service: FakeEnrich) -> None:
+    seen: list[int] = []
+    outcomes = await collect(client.leads.enrich_iter(ROWS, progress=lambda o: seen.append(o.index)))
+    assert sorted(o.index for o in outcomes) == list(range(6))
+    assert sorted(seen) == list(range(6))
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "error"),
+    [
+        ({"concurrency": 0}, InvalidRequestError),
+        ({"max_credits": -1}, InvalidRequestError),
+        ({"strategy": "fast"}, InvalidRequestError),
+        ({"poll_interval": 0}, InvalidRequestError),
+    ],
+)
+async def test_bad_options_send_nothing(
+    client: Any, service: FakeEnrich, kwargs: dict[str, Any], error: type[Exception]
+) -> None:
+    with pytest.raises(error):
+        await call(client.leads.enrich_many(ROWS, **kwargs))
+    assert service.sent == []
+
+
+def test_rate_limit_error_is_not_a_lead_failure() -> None:
+    assert not issubclass(RateLimitError, InvalidRequestError)
