@@ -39,6 +39,7 @@ class FakeEnrich:
 
     def __call__(self, request: httpx.Request) -> httpx.Response:
         lead = json.loads(request.content)["lead"]
+        record: dict[str, Any] = {}
         with self.lock:
             self.sent.append(lead)
             planned = self.script.get(lead["company"])
