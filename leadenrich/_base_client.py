@@ -28,7 +28,7 @@ from ._errors import (
     PollTimeoutError,
     status_error,
 )
-from ._polling import Deadline
+from ._polling import Deadline, JobDurations
 from ._ratelimit import Pacer, RateLimits
 from ._retry import RetryPolicy, RetryRun
 from ._validate import describe, integer, seconds
@@ -100,6 +100,7 @@ class _BaseClient:
     _policy: RetryPolicy
     _pacer: Pacer | None
     _owns_http: bool
+    _durations: JobDurations
 
     def _configure(
         self,
@@ -117,6 +118,7 @@ class _BaseClient:
         if rate_limits is not None and not isinstance(rate_limits, RateLimits):  # pyright: ignore[reportUnnecessaryIsInstance]
             raise TypeError(f"rate_limits must be a RateLimits or None, got {type(rate_limits).__name__}")
         self._pacer = Pacer(rate_limits) if rate_limits is not None else None
+        self._durations = JobDurations()
 
     @property
     def base_url(self) -> str:

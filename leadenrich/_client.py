@@ -89,7 +89,7 @@ class LeadEnrich(SyncAPIClient):
         self._bind_resources()
 
     def _bind_resources(self) -> None:
-        self.leads = Leads(self._request, self._enrichment_slot)
+        self.leads = Leads(self._request, self._enrichment_slot, self._durations)
         self.jobs = Jobs(self._request)
         self.email = Email(self._request)
         self.mobile = Mobile(self._request)
@@ -162,7 +162,7 @@ class AsyncLeadEnrich(AsyncAPIClient):
         self._bind_resources()
 
     def _bind_resources(self) -> None:
-        self.leads = AsyncLeads(self._request, self._enrichment_slot)
+        self.leads = AsyncLeads(self._request, self._enrichment_slot, self._durations)
         self.jobs = AsyncJobs(self._request)
         self.email = AsyncEmail(self._request)
         self.mobile = AsyncMobile(self._request)

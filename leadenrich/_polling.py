@@ -6,6 +6,7 @@ async loops around them differ only in how they fetch and sleep.
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Awaitable, Callable
 from typing import Generic, TypeVar
 
@@ -19,6 +20,7 @@ __all__ = [
     "DEFAULT_LOOKUP_TIMEOUT",
     "DEFAULT_POLL_INTERVAL",
     "Deadline",
+    "JobDurations",
     "Progress",
     "Waiter",
 ]
@@ -49,6 +51,35 @@ class Deadline:
         return max(0.0, self._at - _clock.monotonic())
 
 
+class JobDurations:
+    """How long this client's jobs took, creation to finish, by the service's own clock.
+
+    A job cannot finish sooner than the quickest one seen so far, give or take: polling
+    it before then only spends the per-key budget that the polls of older jobs, close to
+    finishing, need. Shared by a client and its copies.
+    """
+
+    # Polls start at this fraction of the shortest duration seen, to allow for variance.
+    _MARGIN = 0.8
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._shortest: float | None = None
+
+    def record(self, job: JobOut) -> None:
+        if job.status != "done" or job.created_at is None or job.finished_at is None:
+            return
+        took = (job.finished_at - job.created_at).total_seconds()
+        if took > 0:
+            with self._lock:
+                self._shortest = took if self._shortest is None else min(self._shortest, took)
+
+    def quiet_period(self) -> float:
+        """Seconds after creating a job before its first poll is worth its cost."""
+        with self._lock:
+            return 0.0 if self._shortest is None else self._shortest * self._MARGIN
+
+
 class Waiter(Generic[Polled]):
     """The state of one wait: the last object seen, the next interval, the deadline."""
 
@@ -69,7 +100,12 @@ class Waiter(Generic[Polled]):
         self._interval = first
         self._ceiling = first * _CEILING
         self._on_progress: Callable[[Polled], object] | None = on_progress
+        self._quiet_until = 0.0
         self.last: Polled | None = None
+
+    def stay_quiet(self, seconds: float) -> None:
+        """Do not poll again for `seconds` from now (the job cannot be done sooner)."""
+        self._quiet_until = _clock.monotonic() + seconds
 
     def observe(self, polled: Polled) -> bool:
         """Record a polled object; True when it is terminal."""
@@ -100,8 +136,10 @@ class Waiter(Generic[Polled]):
                 "wait again with a larger timeout, or check back later",
                 last=self.last,
             )
-        delay = min(self._interval, remaining)
-        self._interval = min(self._interval * _GROWTH, self._ceiling)
+        quiet = self._quiet_until - _clock.monotonic()
+        delay = min(max(self._interval, quiet), remaining)
+        if quiet <= 0:
+            self._interval = min(self._interval * _GROWTH, self._ceiling)
         return delay
 
 

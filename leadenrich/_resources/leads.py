@@ -6,7 +6,7 @@ import os
 from collections.abc import AsyncIterator, Callable, Iterable, Iterator
 from typing import Any
 
-from .. import _endpoints
+from .. import _clock, _endpoints
 from .._bulk.progress import ProgressOption
 from .._bulk.results import BulkOutcome, BulkResult
 from .._bulk.runner import Strategy, prepare
@@ -15,7 +15,7 @@ from .._bulk.runner import run as run_bulk
 from .._endpoints import LeadLike
 from .._models import EnrichJobCreated, JobOut, LeadDeleted, LeadIn, LeadOut, LeadPage
 from .._pagination import check_page_size, next_skip
-from .._polling import DEFAULT_JOB_TIMEOUT, Deadline, Waiter, async_wait, lead_of, wait
+from .._polling import DEFAULT_JOB_TIMEOUT, Deadline, JobDurations, Waiter, async_wait, lead_of, wait
 from ._protocols import AsyncSend, AsyncSlot, SyncSend, SyncSlot
 
 __all__ = ["AsyncLeads", "Leads"]
@@ -24,9 +24,10 @@ __all__ = ["AsyncLeads", "Leads"]
 class Leads:
     """Enrich and manage leads: `client.leads`."""
 
-    def __init__(self, send: SyncSend, slot: SyncSlot) -> None:
+    def __init__(self, send: SyncSend, slot: SyncSlot, durations: JobDurations) -> None:
         self._send = send
         self._slot = slot
+        self._durations = durations
 
     def enrich(self, lead: LeadLike, *, callback_url: str | None = None) -> EnrichJobCreated:
         """Start an asynchronous enrichment; returns at once with a queued job.
@@ -86,8 +87,12 @@ class Leads:
         with self._slot(waiter.deadline):
             created = self._send(call)
             waiter.what = f"enrichment job {created.job_id}"
+            waiter.stay_quiet(self._durations.quiet_period())
+            _clock.sleep(waiter.next_delay())
             poll = _endpoints.get_job(created.job_id)
-            return lead_of(wait(lambda: self._send(poll), waiter))
+            job = wait(lambda: self._send(poll), waiter)
+        self._durations.record(job)
+        return lead_of(job)
 
     def enrich_iter(
         self,
@@ -240,9 +245,10 @@ class Leads:
 class AsyncLeads:
     """Enrich and manage leads: `client.leads` of the async client."""
 
-    def __init__(self, send: AsyncSend, slot: AsyncSlot) -> None:
+    def __init__(self, send: AsyncSend, slot: AsyncSlot, durations: JobDurations) -> None:
         self._send = send
         self._slot = slot
+        self._durations = durations
 
     async def enrich(self, lead: LeadLike, *, callback_url: str | None = None) -> EnrichJobCreated:
         """Start an asynchronous enrichment; see [`Leads.enrich`][leadenrich._resources.leads.Leads.enrich].
@@ -278,8 +284,12 @@ class AsyncLeads:
         async with self._slot(waiter.deadline):
             created = await self._send(call)
             waiter.what = f"enrichment job {created.job_id}"
+            waiter.stay_quiet(self._durations.quiet_period())
+            await _clock.async_sleep(waiter.next_delay())
             poll = _endpoints.get_job(created.job_id)
-            return lead_of(await async_wait(lambda: self._send(poll), waiter))
+            job = await async_wait(lambda: self._send(poll), waiter)
+        self._durations.record(job)
+        return lead_of(job)
 
     def enrich_iter(
         self,
