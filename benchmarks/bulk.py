@@ -1,0 +1,80 @@
+"""Bulk enrichment throughput against the fake server, with the real time ratios scaled down.
+
+200 leads, enrichments of 20-40 API seconds, the platform ceiling of 5, the per-key
+limits on; every duration and window is multiplied by --scale. The best any client can do
+is keep 5 enrichments running at all times, so the ideal wall time is the sum of the
+enrichment durations divided by 5; the figure printed is ideal / achieved.
+
+    python benchmarks/bulk.py [--leads 200] [--scale 0.01] [--strategy sync async]
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+import tracemalloc
+from typing import Literal
+
+from leadenrich import LeadEnrich, RateLimits
+from leadenrich.testing import FakeServer
+from leadenrich.testing._content import fraction  # the fake's per-lead duration rule
+
+LOW, HIGH, CEILING = 20.0, 40.0, 5
+
+
+def leads(count: int) -> list[dict[str, str]]:
+    return [
+        {"company": f"Company {i}", "domain": f"company{i}.example", "email": f"buyer{i}@company{i}.example"}
+        for i in range(count)
+    ]
+
+
+def ideal_seconds(rows: list[dict[str, str]], scale: float) -> float:
+    total = sum(LOW + (HIGH - LOW) * fraction(r["domain"], r["email"], None) for r in rows)
+    return total * scale / CEILING
+
+
+def run(strategy: Literal["sync", "async"], rows: list[dict[str, str]], scale: float) -> None:
+    with FakeServer(
+        time_scale=scale, enrichment_seconds=(LOW, HIGH), max_concurrent_enrichments=CEILING
+    ) as server:
+        settings = server.settings
+        client = LeadEnrich(
+            api_key=server.api_key,
+            base_url=server.url,
+            rate_limits=RateLimits(period=settings.rate_window, concurrent_enrichments=CEILING),
+        )
+        tracemalloc.start()
+        start = time.perf_counter()
+        result = client.leads.enrich_many(rows, strategy=strategy, poll_interval=1.0 * scale, progress=False)
+        elapsed = time.perf_counter() - start
+        _, peak = tracemalloc.get_traced_memory()
+        tracemalloc.stop()
+        client.close()
+        statuses = server.state.status_counts(server.api_key)
+        requests = sum(statuses.values())
+        charged = server.state.charged("enrichment", key=server.api_key)
+        paid_for = sum(1 for o in result if o.charged)
+    ideal = ideal_seconds(rows, scale)
+    print(
+        f"{strategy:5}  {len(rows)} leads in {elapsed:6.2f} s (ideal {ideal:6.2f} s)  "
+        f"throughput {ideal / elapsed:5.3f} of the ceiling  "
+        f"429s {statuses.get(429, 0)}  requests/lead {requests / len(rows):4.2f}  "
+        f"lost {len(rows) - result.succeeded}  charges {charged} for {paid_for} paid leads "
+        f"(double {charged - paid_for})  peak memory {peak / 2**20:5.1f} MiB"
+    )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    parser.add_argument("--leads", type=int, default=200)
+    parser.add_argument("--scale", type=float, default=0.01, help="real seconds per API second")
+    parser.add_argument("--strategy", nargs="+", default=["sync", "async"], choices=["sync", "async"])
+    args = parser.parse_args()
+    rows = leads(args.leads)
+    for name in args.strategy:
+        run("async" if name == "async" else "sync", rows, args.scale)
+
+
+if __name__ == "__main__":
+    main()

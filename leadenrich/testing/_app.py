@@ -1,0 +1,380 @@
+"""The ASGI application: the spec's endpoints, with the SDK's models on the wire."""
+
+from __future__ import annotations
+
+import json
+import threading
+import warnings
+from typing import Annotated, Any, Literal, cast
+
+from fastapi import APIRouter, Depends, FastAPI, Path, Query, Request, Response
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
+from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
+from pydantic import BaseModel
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from .._models import (
+    EmailFindIn,
+    EmailFindOut,
+    EnrichJobCreated,
+    Health,
+    JobOut,
+    LeadDeleted,
+    LeadOut,
+    LeadPage,
+    MobileFindIn,
+    MobileFindOut,
+    UsageOut,
+)
+from .._models.leads import EnrichRequest
+from ._records import ApiError, Caller
+from ._runtime import Runtime
+from ._state import FakeState
+
+__all__ = ["build_app"]
+
+API_VERSION = "1.0.0"
+
+_bearer = HTTPBearer(
+    auto_error=False, description="The API key: `Authorization: Bearer <API_KEY>`", scheme_name="APIKey"
+)
+
+
+def _error(description: str, *, retry_after: bool = False) -> dict[str, Any]:
+    response: dict[str, Any] = {
+        "description": description,
+        "content": {
+            "application/json": {
+                "schema": {
+                    "type": "object",
+                    "properties": {"detail": {"type": "string"}},
+                    "required": ["detail"],
+                }
+            }
+        },
+    }
+    if retry_after:
+        response["headers"] = {
+            "Retry-After": {"description": "Seconds to wait.", "schema": {"type": "integer"}}
+        }
+    return response
+
+
+_COMMON: dict[int | str, dict[str, Any]] = {
+    401: _error("API key missing or invalid"),
+    403: _error("The plan does not allow API access (Growth, Scale and Enterprise do)"),
+    429: _error("Rate limited: per key, or `upstream_full`", retry_after=True),
+}
+_QUOTA: dict[int | str, dict[str, Any]] = {402: _error("Monthly quota or credits exhausted")}
+_NOT_FOUND: dict[int | str, dict[str, Any]] = {404: _error("Not found, or not owned by this key's account")}
+
+
+_RUNTIME = "leadenrich.runtime"
+
+
+def _runtime(request: Request) -> Runtime:
+    return cast("Runtime", request.scope[_RUNTIME])
+
+
+def _bucket(request: Request) -> Literal["sync", "async"]:
+    # Async job creation has its own bucket; everything else, an unknown mode included,
+    # counts against the sync one.
+    if request.method == "POST" and request.url.path.endswith("/leads/enrich"):
+        return "async" if request.query_params.get("mode", "async") == "async" else "sync"
+    return "sync"
+
+
+async def _authenticate(
+    request: Request, credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(_bearer)]
+) -> Caller:
+    token = credentials.credentials if credentials is not None else None
+    return _runtime(request).state.authenticate(token, _bucket(request))
+
+
+Authenticated = Annotated[Caller, Depends(_authenticate)]
+
+
+def _json(model: BaseModel, status_code: int = 200, *, exclude_none: bool = False) -> Response:
+    return Response(
+        model.model_dump_json(exclude_none=exclude_none),
+        status_code=status_code,
+        media_type="application/json",
+    )
+
+
+router = APIRouter(prefix="/api/v1")
+
+
+@router.get("/health", response_model=Health, tags=["health"])
+async def health() -> Response:
+    """Liveness: no key needed, nothing counted or charged."""
+    return _json(Health.model_validate({"status": "ok", "version": API_VERSION}), exclude_none=True)
+
+
+@router.post(
+    "/leads/enrich",
+    status_code=202,
+    response_model=None,
+    tags=["leads"],
+    responses={
+        202: {"model": EnrichJobCreated, "description": "Async mode: the job was queued"},
+        200: {"model": LeadOut, "description": "Sync mode: the enriched (or deduped) lead"},
+        502: _error("Sync mode: the enrichment failed (its credit was refunded)"),
+        **_COMMON,
+        **_QUOTA,
+    },
+)
+async def enrich(
+    request: Request,
+    body: EnrichRequest,
+    caller: Authenticated,
+    mode: Annotated[
+        Literal["sync", "async"], Query(description="`async` (default) queues a job; `sync` blocks")
+    ] = "async",
+) -> Response:
+    """Enrich one lead, as a job (async, 202) or inline (sync, 200)."""
+    runtime = _runtime(request)
+    if mode == "sync":
+        outcome = runtime.state.admit_sync(caller, body.lead)
+        lead = outcome if isinstance(outcome, LeadOut) else await runtime.run_blocking(outcome)
+        return _json(lead)
+    job, run = runtime.state.create_job(caller, body.lead, body.callback_url)
+    if run is not None:
+        runtime.spawn(runtime.run_job(run, body.callback_url))
+    elif body.callback_url is not None:
+        runtime.spawn(runtime.deliver(job, body.callback_url))
+    return _json(EnrichJobCreated(job_id=job.job_id, status="queued"), 202)
+
+
+@router.get("/jobs/{job_id}", response_model=JobOut, tags=["jobs"], responses={**_COMMON, **_NOT_FOUND})
+async def get_job(request: Request, job_id: str, caller: Authenticated) -> Response:
+    """The state of an enrichment job."""
+    return _json(_runtime(request).state.job(caller, job_id))
+
+
+@router.get("/leads", response_model=LeadPage, tags=["leads"], responses=_COMMON)
+async def list_leads(
+    request: Request,
+    caller: Authenticated,
+    limit: Annotated[int, Query(ge=1, le=500, description="Page size, 1 to 500")] = 50,
+    skip: Annotated[int, Query(ge=0, description="Leads to skip")] = 0,
+) -> Response:
+    """The account's leads, newest first: `{items, total, limit, skip}`."""
+    items, total = _runtime(request).state.page(caller, limit, skip)
+    page = LeadPage.model_validate({"items": items, "total": total, "limit": limit, "skip": skip})
+    return _json(page)
+
+
+@router.get("/leads/{lead_id}", response_model=LeadOut, tags=["leads"], responses={**_COMMON, **_NOT_FOUND})
+async def get_lead(request: Request, lead_id: str, caller: Authenticated) -> Response:
+    """A stored lead."""
+    return _json(_runtime(request).state.lead(caller, lead_id))
+
+
+@router.delete(
+    "/leads/{lead_id}", response_model=LeadDeleted, tags=["leads"], responses={**_COMMON, **_NOT_FOUND}
+)
+async def delete_lead(request: Request, lead_id: str, caller: Authenticated) -> Response:
+    """Delete a stored lead: `{id, deleted: true}`."""
+    _runtime(request).state.delete_lead(caller, lead_id)
+    return _json(LeadDeleted(id=lead_id, deleted=True), exclude_none=True)
+
+
+@router.post(
+    "/leads/{lead_id}/re-enrich",
+    response_model=LeadOut,
+    tags=["leads"],
+    responses={
+        502: _error("The enrichment failed (its credit was refunded)"),
+        **_COMMON,
+        **_QUOTA,
+        **_NOT_FOUND,
+    },
+)
+async def re_enrich(request: Request, lead_id: str, caller: Authenticated) -> Response:
+    """Enrich a stored lead again: blocks like sync mode and charges one enrichment credit."""
+    runtime = _runtime(request)
+    run = runtime.state.admit_re_enrich(caller, lead_id)
+    return _json(await runtime.run_blocking(run))
+
+
+@router.post("/email/find", response_model=EmailFindOut, tags=["email"], responses={**_COMMON, **_QUOTA})
+async def find_email(request: Request, body: EmailFindIn, caller: Authenticated) -> Response:
+    """Find a work email: one enrichment credit on a hit, free on a miss."""
+    return _json(_runtime(request).state.find_email(caller, body))
+
+
+@router.post(
+    "/mobile/find",
+    status_code=202,
+    response_model=MobileFindOut,
+    tags=["mobile"],
+    responses={**_COMMON, **_QUOTA},
+)
+async def find_mobile(request: Request, body: MobileFindIn, caller: Authenticated) -> Response:
+    """Start a mobile lookup; it settles (charged) or is refunded (free) later."""
+    runtime = _runtime(request)
+    lookup, seconds = runtime.state.create_lookup(caller, body)
+    runtime.spawn(runtime.settle(lookup.lookup_id, seconds))
+    return _json(lookup, 202)
+
+
+@router.get(
+    "/mobile/find/{lookup_id}",
+    response_model=MobileFindOut,
+    tags=["mobile"],
+    responses={**_COMMON, **_NOT_FOUND},
+)
+async def get_lookup(request: Request, lookup_id: str, caller: Authenticated) -> Response:
+    """The state of a mobile lookup."""
+    return _json(_runtime(request).state.lookup(caller, lookup_id))
+
+
+@router.get("/usage", response_model=UsageOut, tags=["account"], responses=_COMMON)
+async def usage(request: Request, caller: Authenticated) -> Response:
+    """Quota, balances and this month's request counts."""
+    return _json(_runtime(request).state.usage(caller))
+
+
+async def _receive_callback(
+    request: Request,
+    name: Annotated[str, Path()],
+    status: Annotated[int, Query(ge=200, le=599)] = 204,
+) -> Response:
+    # A receiver for job callbacks, so tests need no second server.
+    raw = await request.body()
+    try:
+        body: Any = json.loads(raw)
+    except ValueError:
+        body = raw.decode(errors="replace")
+    _runtime(request).state.record_received(name, body)
+    return Response(status_code=status)
+
+
+async def _on_api_error(request: Request, exc: Exception) -> Response:
+    error = cast("ApiError", exc)
+    return JSONResponse({"detail": error.detail}, status_code=error.status_code, headers=error.headers)
+
+
+async def _on_validation_error(request: Request, exc: Exception) -> Response:
+    # FastAPI adds `input`, `ctx` and `url`; the spec's entries are exactly loc, msg, type.
+    errors = cast("RequestValidationError", exc).errors()
+    detail = [
+        {"loc": list(e.get("loc", ())), "msg": str(e.get("msg", "")), "type": str(e.get("type", ""))}
+        for e in errors
+    ]
+    return JSONResponse({"detail": detail}, status_code=422)
+
+
+class _ServerApp:
+    """One server's face of the shared app: its runtime, its request log, its lifespan.
+
+    Recording at response start (not after the body) means a client that has its answer
+    always finds the request in `server.state.requests()`.
+    """
+
+    def __init__(self, app: FastAPI, runtime: Runtime) -> None:
+        self.app = app
+        self.runtime = runtime
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "lifespan":
+            await self._lifespan(receive, send)
+            return
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        scope[_RUNTIME] = self.runtime
+        state = self.runtime.state
+        token = _token(scope)
+        method, path = cast("str", scope["method"]), cast("str", scope["path"])
+        recorded = False
+
+        async def send_and_record(message: Message) -> None:
+            nonlocal recorded
+            if message["type"] == "http.response.start" and not recorded:
+                recorded = True
+                state.record_request(token, method, path, cast("int", message["status"]))
+            await send(message)
+
+        try:
+            await self.app(scope, receive, send_and_record)
+        except Exception:
+            if not recorded:
+                state.record_request(token, method, path, 500)
+            raise
+
+    async def _lifespan(self, receive: Receive, send: Send) -> None:
+        # The shared FastAPI app has no startup or shutdown work; this server's runtime has.
+        while True:
+            message = await receive()
+            if message["type"] == "lifespan.startup":
+                await send({"type": "lifespan.startup.complete"})
+            elif message["type"] == "lifespan.shutdown":
+                await self.runtime.aclose()
+                await send({"type": "lifespan.shutdown.complete"})
+                return
+
+
+def _token(scope: Scope) -> str | None:
+    for name, value in cast("list[tuple[bytes, bytes]]", scope.get("headers", [])):
+        if name.lower() == b"authorization":
+            scheme, _, credentials = value.decode("latin-1").partition(" ")
+            if scheme.lower() != "bearer":
+                return None
+            return credentials.strip() or None
+    return None
+
+
+_shared: FastAPI | None = None
+_shared_lock = threading.Lock()
+
+
+def shared_app() -> FastAPI:
+    """The FastAPI app, built once per process: building it (its OpenAPI document above
+    all) takes ~90 ms, too much to repeat for every test's server."""
+    global _shared
+    with _shared_lock:
+        if _shared is None:
+            _shared = _new_app()
+        return _shared
+
+
+def build_app(state: FakeState) -> ASGIApp:
+    """The ASGI app of one server, serving `state`."""
+    return _ServerApp(shared_app(), Runtime(state))
+
+
+def _new_app() -> FastAPI:
+    app = FastAPI(
+        title="Lead Enrichment Developer API (leadenrich fake server)",
+        version=API_VERSION,
+        description="The bundled fake of the Lead Enrichment Developer API v1, for tests and development.",
+        openapi_url="/openapi.json",
+        docs_url="/docs",
+        redoc_url=None,
+    )
+    app.include_router(router)
+    app.add_api_route("/_fake/callbacks/{name}", _receive_callback, methods=["POST"], include_in_schema=False)
+    app.add_exception_handler(ApiError, _on_api_error)
+    app.add_exception_handler(RequestValidationError, _on_validation_error)
+    _build_schemas(app)
+    return app
+
+
+def _build_schemas(app: FastAPI) -> None:
+    # The SDK's models defer building their validators; FastAPI then builds its request
+    # adapters on first use, outside the block where it silences pydantic's warning about
+    # the parameter alias it sets. Generating the OpenAPI document here builds them all
+    # up front, in a quiet block, instead of warning (an error under -W error) mid-request.
+    with warnings.catch_warnings():
+        warnings.filterwarnings(
+            "ignore", message=r"The '\w+' attribute with value .* was provided to the `Field\(\)`"
+        )
+        schema = app.openapi()
+    # The 422 entries this server sends carry exactly the spec's three keys.
+    validation_error = schema["components"]["schemas"]["ValidationError"]
+    validation_error["properties"] = {
+        name: validation_error["properties"][name] for name in ("loc", "msg", "type")
+    }

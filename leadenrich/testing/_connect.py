@@ -1,0 +1,83 @@
+"""Clients bound to a fake server, and `connect()`: the real API when a key is set, else a fake."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import AsyncGenerator, Generator
+from contextlib import asynccontextmanager, contextmanager
+from typing import Any
+
+from .._client import AsyncLeadEnrich, LeadEnrich
+from .._ratelimit import RateLimits
+from ._server import FakeServer
+
+__all__ = ["aconnect", "async_client_for", "client_for", "connect"]
+
+
+def _paced_to(server: FakeServer) -> RateLimits:
+    # The client paces itself to the server's scaled window and ceiling, so it neither
+    # collects 429s nor waits real minutes.
+    settings = server.settings
+    return RateLimits(
+        sync_per_minute=settings.sync_per_minute,
+        async_per_minute=settings.async_per_minute,
+        period=settings.rate_window,
+        concurrent_enrichments=settings.max_concurrent_enrichments,
+    )
+
+
+def client_for(server: FakeServer, **options: Any) -> LeadEnrich:
+    """A LeadEnrich on `server` with its ready key, paced to its (scaled) limits.
+
+    Example:
+        >>> with FakeServer() as server, client_for(server) as client:  # doctest: +SKIP
+        ...     client.usage()
+    """
+    options.setdefault("rate_limits", _paced_to(server))
+    return LeadEnrich(api_key=server.api_key, base_url=server.url, **options)
+
+
+def async_client_for(server: FakeServer, **options: Any) -> AsyncLeadEnrich:
+    """An AsyncLeadEnrich on `server` with its ready key, paced to its (scaled) limits."""
+    options.setdefault("rate_limits", _paced_to(server))
+    return AsyncLeadEnrich(api_key=server.api_key, base_url=server.url, **options)
+
+
+@contextmanager
+def connect(**options: Any) -> Generator[LeadEnrich, None, None]:
+    """A client of the real API when `LEADENRICH_API_KEY` is set, else of a fake server.
+
+    The fake server runs for the duration of the `with` block. This is how the examples
+    run anywhere: with your key against the service, without one against the fake.
+
+    Args:
+        **options: Client options (`timeout`, `max_retries`, ...).
+
+    Example:
+        >>> from leadenrich.testing import connect
+        >>> with connect() as client:  # doctest: +SKIP
+        ...     print(client.health().status)
+    """
+    if os.environ.get("LEADENRICH_API_KEY"):
+        with LeadEnrich(**options) as client:
+            yield client
+        return
+    with FakeServer() as server, client_for(server, **options) as client:
+        yield client
+
+
+@asynccontextmanager
+async def aconnect(**options: Any) -> AsyncGenerator[AsyncLeadEnrich, None]:
+    """The async twin of [`connect`][leadenrich.testing.connect].
+
+    Example:
+        >>> async with aconnect() as client:  # doctest: +SKIP
+        ...     job = await client.leads.enrich({"company": "Acme", "domain": "acme.com"})
+    """
+    if os.environ.get("LEADENRICH_API_KEY"):
+        async with AsyncLeadEnrich(**options) as client:
+            yield client
+        return
+    with FakeServer() as server:
+        async with async_client_for(server, **options) as client:
+            yield client

@@ -1,0 +1,326 @@
+"""Deterministic, realistic content: enrichment records, emails, phone numbers, durations.
+
+Everything is drawn from a random generator seeded with a hash of the input, so one
+domain always yields one company record, and a test can assert on what it got back.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import random
+import re
+
+from .._models import (
+    BuyingCommitteeMember,
+    CompanyOverview,
+    EmailFindIn,
+    EngagementPlaybook,
+    Enrichment,
+    IntentSignals,
+    LeadIn,
+    MobileFindIn,
+    TechStack,
+)
+
+__all__ = [
+    "contact_name",
+    "email_address",
+    "email_quality",
+    "enrichment_for",
+    "fraction",
+    "mobile_number",
+]
+
+_SIZES = ("1-10", "11-50", "51-200", "201-500", "501-1000", "1001-5000", "5001-10000", "10001+")
+_INDUSTRIES: dict[str, tuple[str, ...]] = {
+    "Computer Software": ("slow release cycles", "rising cloud spend", "security review backlog"),
+    "Financial Services": ("manual compliance reporting", "legacy core systems", "fraud losses"),
+    "Healthcare": ("fragmented patient data", "HIPAA audit effort", "clinician burnout"),
+    "Logistics": ("poor shipment visibility", "spreadsheet-driven planning", "carrier cost swings"),
+    "Retail": ("cart abandonment", "inventory inaccuracy", "disconnected channels"),
+    "Manufacturing": ("unplanned downtime", "supplier delays", "quality escapes"),
+    "Marketing Services": ("attribution gaps", "campaign reporting toil", "client churn"),
+    "Education Technology": ("low course completion", "seasonal traffic spikes", "data privacy rules"),
+}
+_CLOUD = ("AWS", "Google Cloud", "Microsoft Azure", "Cloudflare", "DigitalOcean", "Vercel")
+_CRM = ("Salesforce", "HubSpot", "Pipedrive", "Microsoft Dynamics 365", "Zoho CRM", "Close")
+_SECURITY = ("Okta", "CrowdStrike", "Snyk", "1Password", "Wiz", "Auth0", "Vanta")
+_INFRA = ("Kubernetes", "Terraform", "Docker", "Datadog", "PostgreSQL", "Kafka", "GitHub Actions")
+_OTHER = ("Slack", "Notion", "Jira", "Segment", "Stripe", "Zendesk", "Looker", "Figma")
+_PRODUCT_WORDS = ("Cloud", "Insights", "Platform", "Connect", "Analytics", "Flow", "Hub", "Pay")
+_ROLES_HIRED = (
+    "Site Reliability Engineers",
+    "Account Executives",
+    "a VP of Sales",
+    "Data Engineers",
+    "a Head of Security",
+    "Customer Success Managers",
+    "Product Designers",
+)
+_NEWS = (
+    "raised a Series {round} round",
+    "opened an office in {city}",
+    "launched {product}",
+    "announced a partnership with {partner}",
+    "was named a leader in its category",
+    "appointed a new Chief Revenue Officer",
+    "expanded into {city}",
+)
+_ROUNDS = ("A", "B", "C", "D")
+_CITIES = ("London", "Austin", "Berlin", "Singapore", "Toronto", "Sydney", "Denver", "Paris")
+_CONTENT = (
+    "a whitepaper on {topic}",
+    "a webinar about {topic}",
+    "a customer story on {topic}",
+    "an engineering blog post on {topic}",
+    "a report on {topic}",
+)
+_TOPICS = (
+    "cloud cost control",
+    "zero-trust security",
+    "data governance",
+    "AI in operations",
+    "revenue operations",
+    "platform engineering",
+)
+_EVENTS = (
+    "AWS re:Invent",
+    "Dreamforce",
+    "SaaStr Annual",
+    "KubeCon",
+    "Web Summit",
+    "RSA Conference",
+    "Gartner Symposium",
+    "HubSpot INBOUND",
+)
+_FIRST = (
+    "Maya",
+    "Daniel",
+    "Priya",
+    "Lucas",
+    "Sofia",
+    "Ethan",
+    "Amara",
+    "Jonas",
+    "Elena",
+    "Omar",
+    "Grace",
+    "Mateo",
+    "Hannah",
+    "Kenji",
+    "Chloe",
+    "Samuel",
+)
+_LAST = (
+    "Chen",
+    "Okafor",
+    "Schmidt",
+    "Patel",
+    "Garcia",
+    "Johansson",
+    "Rossi",
+    "Kim",
+    "Novak",
+    "Silva",
+    "Dubois",
+    "Murphy",
+    "Haddad",
+    "Tanaka",
+    "Walsh",
+    "Kowalski",
+)
+_COMMITTEE = (
+    ("Chief Financial Officer", "economic buyer"),
+    ("VP of Engineering", "technical evaluator"),
+    ("Head of Revenue Operations", "champion"),
+    ("Chief Information Security Officer", "blocker"),
+    ("Director of IT", "technical evaluator"),
+    ("Chief Operating Officer", "economic buyer"),
+)
+_TIMING = (
+    "Reach out this week: the hiring push suggests budget is open.",
+    "Engage within 30 days, before next quarter's planning closes.",
+    "Nurture for now and re-engage after their next funding news.",
+    "Time outreach to their upcoming event appearance.",
+)
+_EMAIL_DOMAINS = ("northwind.io", "contoso.com", "globex.com", "initech.com", "umbrella.co", "hooli.com")
+_US_AREA_CODES = ("415", "212", "646", "312", "617", "512", "206", "303", "404", "305")
+
+
+def _rng(*parts: object) -> random.Random:
+    digest = hashlib.sha256("\x1f".join(str(p).strip().lower() for p in parts).encode()).digest()
+    return random.Random(int.from_bytes(digest[:8], "big"))
+
+
+def fraction(*parts: object) -> float:
+    """A number in [0, 1) fixed by `parts`: picks a duration within a range."""
+    return _rng("duration", *parts).random()
+
+
+def _sample(rng: random.Random, pool: tuple[str, ...], low: int, high: int) -> list[str]:
+    return rng.sample(pool, rng.randint(low, high))
+
+
+def enrichment_for(lead: LeadIn, run: int = 0) -> Enrichment:
+    """The enrichment record of `lead`.
+
+    The company part (size, industry, stack, products, committee) depends on the domain
+    only; the signals and the score also on `run`, so a re-enrichment looks fresh.
+    """
+    company = _rng("company", lead.domain)
+    industry = company.choice(sorted(_INDUSTRIES))
+    size = company.choice(_SIZES)
+    stack = TechStack(
+        cloud=_sample(company, _CLOUD, 1, 2),
+        crm=_sample(company, _CRM, 1, 1),
+        security=_sample(company, _SECURITY, 1, 3),
+        infrastructure=_sample(company, _INFRA, 2, 4),
+        other=_sample(company, _OTHER, 2, 4),
+    )
+    brand = lead.company.split()[0] if lead.company.split() else lead.company
+    products = [f"{brand} {word}" for word in _sample(company, _PRODUCT_WORDS, 1, 3)]
+    roles = _pairs(company)
+    firsts, lasts = company.sample(_FIRST, len(roles)), company.sample(_LAST, len(roles))
+    committee = [
+        BuyingCommitteeMember(
+            name=f"{first} {last}",
+            title=title,
+            role=role,
+            linkedin_url=f"https://www.linkedin.com/in/{first.lower()}-{last.lower()}-{company.randint(10, 99)}",
+        )
+        for (title, role), first, last in zip(roles, firsts, lasts, strict=True)
+    ]
+    pains = list(_INDUSTRIES[industry])
+    company.shuffle(pains)
+
+    fresh = _rng("signals", lead.domain, run)
+    hiring = [f"Hiring {role}" for role in _sample(fresh, _ROLES_HIRED, 0, 3)]
+    news = [
+        f"{lead.company} "
+        + template.format(
+            round=fresh.choice(_ROUNDS),
+            city=fresh.choice(_CITIES),
+            product=products[0],
+            partner=fresh.choice(_CLOUD),
+        )
+        for template in _sample(fresh, _NEWS, 0, 2)
+    ]
+    signals = IntentSignals(
+        hiring_signals=hiring,
+        recent_news=news,
+        content_published=[t.format(topic=fresh.choice(_TOPICS)) for t in _sample(fresh, _CONTENT, 0, 2)],
+        events_attended=_sample(fresh, _EVENTS, 0, 2),
+    )
+    score = max(0, min(100, 25 + 8 * len(hiring) + 10 * len(news) + fresh.randint(0, 30) + _seniority(lead)))
+    return Enrichment(
+        company_overview=CompanyOverview(
+            company_size=size,
+            industry=industry,
+            summary=(
+                f"{lead.company} ({lead.domain}) is a {industry.lower()} company with {size} employees, "
+                f"running on {stack.cloud[0]} and selling {', '.join(products)}."
+            ),
+        ),
+        tech_stack=stack,
+        products=products,
+        intent_signals=signals,
+        buying_committee=committee,
+        pain_points=pains[: company.randint(1, len(pains))],
+        engagement_playbook=_playbook(lead, fresh, industry, pains[0], products[0]),
+        opportunity_score=score,
+        score_rationale=_rationale(score, industry, size, hiring, news),
+        tags=_tags(lead, industry, size, score),
+    )
+
+
+def _pairs(rng: random.Random) -> list[tuple[str, str]]:
+    pairs = list(_COMMITTEE)
+    rng.shuffle(pairs)
+    return pairs[: rng.randint(2, 4)]
+
+
+def _seniority(lead: LeadIn) -> int:
+    title = (lead.title or "").lower()
+    if re.search(r"\b(chief|ceo|cto|cfo|coo|ciso|founder|president)\b", title):
+        return 20
+    if re.search(r"\b(vp|vice president|head|director)\b", title):
+        return 12
+    return 5 if title else 0
+
+
+def _playbook(lead: LeadIn, rng: random.Random, industry: str, pain: str, product: str) -> EngagementPlaybook:
+    first = (lead.name or "").split()[0] if (lead.name or "").split() else "there"
+    return EngagementPlaybook(
+        timing=rng.choice(_TIMING),
+        opening_line=f"Hi {first}, teams at {lead.company} often tell us {pain} slows them down.",
+        value_prop=f"Cut {pain} for {industry.lower()} teams without replacing {product}.",
+        case_study_angle=f"A peer {industry.lower()} company that removed {pain} in one quarter.",
+    )
+
+
+def _rationale(score: int, industry: str, size: str, hiring: list[str], news: list[str]) -> str:
+    reasons = [f"a {size}-employee {industry.lower()} company"]
+    if hiring:
+        reasons.append(f"{len(hiring)} open hiring signal{'s' if len(hiring) > 1 else ''}")
+    if news:
+        reasons.append(f"{len(news)} recent news item{'s' if len(news) > 1 else ''}")
+    return f"Scored {score}/100: {', '.join(reasons)}."
+
+
+def _tags(lead: LeadIn, industry: str, size: str, score: int) -> list[str]:
+    small = size in _SIZES[:3]
+    tags = [
+        f"industry:{industry.lower().replace(' ', '-')}",
+        "segment:smb" if small else "segment:enterprise",
+    ]
+    if lead.title:
+        tags.append("persona:executive" if _seniority(lead) >= 20 else "persona:practitioner")
+    tags.append("priority:high" if score >= 70 else "priority:medium" if score >= 40 else "priority:low")
+    return tags
+
+
+def _name_parts(query: EmailFindIn | MobileFindIn) -> tuple[str, str]:
+    if query.first_name and query.last_name:
+        return query.first_name.strip(), query.last_name.strip()
+    slug = (query.linkedin_url or "").rstrip("/").rsplit("/", 1)[-1]
+    words = [w for w in re.split(r"[-_.]+", slug) if w.isalpha()]
+    if len(words) >= 2:
+        return words[0].capitalize(), words[1].capitalize()
+    return (words[0].capitalize() if words else "Alex"), "Morgan"
+
+
+def contact_name(query: EmailFindIn | MobileFindIn) -> str:
+    """The person's display name, from the names given or the profile URL."""
+    first, last = _name_parts(query)
+    return f"{first} {last}"
+
+
+def _domain(query: EmailFindIn | MobileFindIn) -> str:
+    if query.domain:
+        return query.domain.strip().lower()
+    if query.company_name:
+        return re.sub(r"[^a-z0-9]+", "", query.company_name.lower()) + ".com"
+    return _rng("email-domain", query.linkedin_url).choice(_EMAIL_DOMAINS)
+
+
+def email_address(query: EmailFindIn) -> str:
+    """The work email found for `query`: first.last@domain."""
+    first, last = _name_parts(query)
+    local = ".".join(re.sub(r"[^a-z0-9]", "", part.lower()) for part in (first, last))
+    return f"{local}@{_domain(query)}"
+
+
+def email_quality(query: EmailFindIn) -> tuple[str, float]:
+    """The status and confidence score of the email found for `query`."""
+    rng = _rng("email-quality", query.model_dump_json())
+    status = rng.choices(("verified", "catch_all", "risky"), weights=(7, 2, 1))[0]
+    low, high = {"verified": (90, 99), "catch_all": (60, 85), "risky": (30, 55)}[status]
+    return status, float(rng.randint(low, high))
+
+
+def mobile_number(query: MobileFindIn) -> str:
+    """An E.164 number from the ranges reserved for fiction (UK 07700 900xxx, US 555-01xx)."""
+    rng = _rng("mobile", query.model_dump_json())
+    if _domain(query).endswith((".uk", ".co.uk")):
+        return f"+447700900{rng.randint(0, 999):03d}"
+    return f"+1{rng.choice(_US_AREA_CODES)}55501{rng.randint(0, 99):02d}"

@@ -1,0 +1,96 @@
+"""What the fake server remembers for tests to read, and the error it answers with."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from typing import Any, Literal
+
+from .._models import LeadIn
+
+__all__ = ["ApiError", "CallbackDelivery", "Caller", "Charge", "ChargeKind", "RequestRecord", "Run", "utcnow"]
+
+ChargeKind = Literal["enrichment", "email", "mobile"]
+
+
+def utcnow() -> datetime:
+    return datetime.now(timezone.utc)
+
+
+class ApiError(Exception):
+    """An error answer: `{"detail": detail}` with `status_code` and `headers`."""
+
+    def __init__(self, status_code: int, detail: str, headers: Mapping[str, str] | None = None) -> None:
+        super().__init__(f"{status_code}: {detail}")
+        self.status_code = status_code
+        self.detail = detail
+        self.headers = dict(headers or {})
+
+
+@dataclass(frozen=True)
+class RequestRecord:
+    """One request the server answered."""
+
+    method: str
+    path: str
+    status_code: int
+    key: str | None
+    """The bearer token presented (known or not); None when there was none."""
+    at: datetime
+
+
+@dataclass(frozen=True)
+class Charge:
+    """One movement of a balance: `amount` is +1 for a charge, -1 for a refund."""
+
+    kind: ChargeKind
+    amount: int
+    key: str
+    user: str
+    ref: str
+    """The job, lead or lookup id it was for (`email:<address>` for an email hit)."""
+    at: datetime
+
+
+@dataclass(frozen=True)
+class CallbackDelivery:
+    """One attempt to POST a job's completion event to its callback_url (never retried)."""
+
+    job_id: str
+    url: str
+    payload: dict[str, Any]
+    status_code: int | None
+    """The receiver's answer; None when it could not be reached."""
+    error: str | None
+    """Why it could not be reached."""
+
+    @property
+    def delivered(self) -> bool:
+        """True when the receiver answered 2xx."""
+        return self.status_code is not None and 200 <= self.status_code < 300
+
+
+@dataclass(frozen=True)
+class Caller:
+    """An authenticated request's key and the account (user) it belongs to."""
+
+    key: str
+    user: str
+
+
+@dataclass(frozen=True)
+class Run:
+    """An admitted enrichment run: charged, and holding one of the platform's slots."""
+
+    ref: str
+    """What the charge is for: the job id (async) or the lead id (sync, re-enrich)."""
+    lead_id: str
+    """The lead it stores (a new id) or refreshes (re-enrich)."""
+    caller: Caller
+    lead: LeadIn
+    seconds: float
+    """How long it runs, in real seconds."""
+    fails: bool
+    refresh: bool = False
+    """True for a re-enrichment of the stored lead `lead_id`."""

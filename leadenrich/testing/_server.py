@@ -1,0 +1,170 @@
+"""FakeServer: the fake Lead Enrichment API on a real HTTP port, for tests and development."""
+
+from __future__ import annotations
+
+import dataclasses
+from types import TracebackType
+from typing import TYPE_CHECKING, Any
+from urllib.parse import quote
+
+from typing_extensions import Self
+
+from ._settings import FakeSettings, Tier
+from ._state import DEFAULT, FakeState
+
+if TYPE_CHECKING:
+    from ._thread import ServerThread
+
+__all__ = ["FakeServer"]
+
+
+class FakeServer:
+    """A fake of the Lead Enrichment API v1 on 127.0.0.1, on a free port.
+
+    `FakeServer()` is tuned for tests: enrichments and lookups finish within a fraction
+    of a second, the limits are the spec's, and `api_key` is a ready Growth key. Pass a
+    `FakeSettings` or any of its fields as keywords to change that.
+
+    Args:
+        settings: How the server behaves; `FakeSettings()` when omitted.
+        host: The address to listen on.
+        port: The port to listen on; 0 picks a free one.
+        **overrides: FakeSettings fields to change, such as `time_scale=1.0`.
+
+    Example:
+        >>> from leadenrich import LeadEnrich
+        >>> from leadenrich.testing import FakeServer
+        >>> with FakeServer() as server:  # doctest: +SKIP
+        ...     client = LeadEnrich(api_key=server.api_key, base_url=server.url)
+        ...     lead = client.leads.enrich_sync({"company": "Acme", "domain": "acme.com"})
+    """
+
+    def __init__(
+        self,
+        settings: FakeSettings | None = None,
+        *,
+        host: str = "127.0.0.1",
+        port: int = 0,
+        **overrides: Any,
+    ) -> None:
+        base = settings if settings is not None else FakeSettings()
+        unknown = sorted(set(overrides) - set(FakeSettings.names()))
+        if unknown:
+            raise TypeError(
+                f"unknown FakeSettings field(s) {', '.join(unknown)}; known: {', '.join(FakeSettings.names())}"
+            )
+        self.settings: FakeSettings = dataclasses.replace(base, **overrides) if overrides else base
+        self.state: FakeState = FakeState(self.settings)
+        """What the server remembers: requests, charges, jobs, leads, lookups, callbacks."""
+        self.api_key: str = self.state.add_key(user="default")
+        """A ready key of the settings' tier (Growth by default), of the user `default`."""
+        self._host = host
+        self._port = port
+        self._thread: ServerThread | None = None
+        self._url: str | None = None
+
+    @property
+    def url(self) -> str:
+        """The base URL to give the SDK, such as `http://127.0.0.1:54321` (no `/api/v1`)."""
+        if self._url is None:
+            raise RuntimeError(
+                "the fake server is not running: use `with FakeServer() as server:` or start()"
+            )
+        return self._url
+
+    @property
+    def api_url(self) -> str:
+        """`url` with the `/api/v1` prefix, for raw HTTP clients."""
+        return self.url + "/api/v1"
+
+    @property
+    def running(self) -> bool:
+        return self._thread is not None
+
+    def start(self) -> Self:
+        """Start serving on a background thread; returns once connections are accepted."""
+        if self._thread is not None:
+            raise RuntimeError("the fake server is already running")
+        # Imported here: fastapi and uvicorn cost ~0.5 s, and only a running server needs them.
+        from ._app import build_app
+        from ._thread import ServerThread
+
+        # Sync enrichments in progress at stop get a moment (a few API seconds) to finish.
+        graceful = min(1.0, self.settings.real_seconds(5.0))
+        thread = ServerThread(build_app(self.state), self._host, self._port, graceful_seconds=graceful)
+        port = thread.start()
+        host = f"[{self._host}]" if ":" in self._host else self._host
+        self._thread, self._url = thread, f"http://{host}:{port}"
+        return self
+
+    def stop(self) -> None:
+        """Stop serving. Jobs and lookups still running are cancelled (and refunded)."""
+        thread, self._thread, self._url = self._thread, None, None
+        if thread is not None:
+            thread.stop()
+
+    def __enter__(self) -> Self:
+        return self.start()
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        traceback: TracebackType | None,
+    ) -> None:
+        self.stop()
+
+    def __repr__(self) -> str:
+        where = self._url or "not running"
+        return f"FakeServer({where}, time_scale={self.settings.time_scale})"
+
+    def add_key(
+        self,
+        tier: Tier | None = None,
+        *,
+        user: str | None = None,
+        monthly_leads: int | None = DEFAULT,
+        credits: int | None = None,
+        mobile_credits: int | None = None,
+    ) -> str:
+        """A new API key, of a new account or of an existing one.
+
+        Args:
+            tier: The plan: `free`, `starter` (both get 403), `growth`, `scale` or
+                `enterprise`. Defaults to the settings' tier.
+            user: The account's name. An existing name adds a second key to that account
+                (same quota, credits and leads; `usage().api_calls_this_month.total`
+                then counts both keys); then leave the plan and balances unset.
+            monthly_leads: Leads included per month; None for unlimited. Defaults to
+                the settings' `monthly_leads`.
+            credits: Leads added by credit packs (the pool email hits also draw on).
+            mobile_credits: Mobile credits bought.
+
+        Example:
+            >>> key = server.add_key("scale", monthly_leads=1, credits=0)  # doctest: +SKIP
+            >>> second = server.add_key(user=server.state.user_of(key))  # doctest: +SKIP
+        """
+        return self.state.add_key(
+            tier, user=user, monthly_leads=monthly_leads, credits=credits, mobile_credits=mobile_credits
+        )
+
+    def add_credits(self, key_or_user: str, *, credits: int = 0, mobile_credits: int = 0) -> None:
+        """Buy credit packs for the account of a key (or a user name), as the dashboard would."""
+        user = self._user(key_or_user)
+        self.state.add_credits(user, credits=credits, mobile_credits=mobile_credits)
+
+    def user_of(self, key: str) -> str:
+        """The name of the account a key belongs to."""
+        return self.state.user_of(key)
+
+    def callback_url(self, name: str = "default", *, status: int = 204) -> str:
+        """A callback_url served by this server: bodies POSTed to it are kept in
+        `state.received_callbacks(name)`, and it answers `status`."""
+        return f"{self.url}/_fake/callbacks/{quote(name, safe='')}?status={status}"
+
+    def _user(self, key_or_user: str) -> str:
+        try:
+            return self.state.user_of(key_or_user)
+        except KeyError:
+            self.state.keys_of(key_or_user)  # raises KeyError naming the user when unknown
+            return key_or_user

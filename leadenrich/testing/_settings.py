@@ -1,0 +1,142 @@
+"""FakeSettings: every duration, limit, balance and outcome rule of the fake server."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from dataclasses import dataclass, fields
+from typing import TYPE_CHECKING, Literal, get_args
+
+from . import _rules
+
+if TYPE_CHECKING:
+    from .._models import EmailFindIn, LeadIn, MobileFindIn
+
+__all__ = ["API_TIERS", "FakeSettings", "Tier"]
+
+Tier = Literal["free", "starter", "growth", "scale", "enterprise"]
+API_TIERS: frozenset[str] = frozenset({"growth", "scale", "enterprise"})
+"""The plans the spec lets through; the others get 403."""
+
+
+@dataclass(frozen=True)
+class FakeSettings:
+    """How the fake server behaves. The defaults are tuned for tests.
+
+    Durations are in *API seconds*, the seconds the real service would take, and every
+    one of them (the rate-limit window included) is multiplied by `time_scale` before
+    the server waits it out. With the default scale of 0.005 a 30-second enrichment
+    takes 0.15 s and the 60-second rate-limit window lasts 0.3 s; `time_scale=1.0` is
+    real time. Limits are the spec's.
+
+    Example:
+        >>> settings = FakeSettings(time_scale=1.0, max_concurrent_enrichments=2)
+        >>> settings.real_seconds(30)
+        30.0
+    """
+
+    time_scale: float = 0.005
+    """Multiplies every duration below; 1.0 is real time."""
+    enrichment_seconds: tuple[float, float] = (20.0, 40.0)
+    """How long one enrichment runs: a value in this range, the same every time for one lead."""
+    queued_seconds: float = 1.0
+    """How long an async job stays `queued` before it starts `running`."""
+    mobile_lookup_seconds: tuple[float, float] = (10.0, 30.0)
+    """How long a mobile lookup stays `pending`: a value in this range, fixed per person."""
+    sync_per_minute: int = 60
+    """Per-key requests per window for every call except async job creation."""
+    async_per_minute: int = 600
+    """Per-key async job creations per window."""
+    rate_window_seconds: float = 60.0
+    """The sliding window the per-key limits count over."""
+    max_concurrent_enrichments: int = 5
+    """Enrichments in flight across the whole server (every key) before `upstream_full`."""
+    upstream_retry_after: float = 2.0
+    """What an `upstream_full` 429 asks the caller to wait."""
+    enrichment_fails: Callable[[LeadIn], bool] = _rules.enrichment_fails
+    """Which enrichments fail. Default: a domain ending in `.fail` or `.invalid`."""
+    email_found: Callable[[EmailFindIn], bool] = _rules.email_found
+    """Which email searches hit. Default: all but the documented trigger values."""
+    mobile_found: Callable[[MobileFindIn], bool] = _rules.mobile_found
+    """Which mobile lookups settle with a number. Default: all but the trigger values."""
+    tier: Tier = "growth"
+    """The plan of the ready key, and of `add_key()` accounts unless told otherwise."""
+    monthly_leads: int | None = 1000
+    """Leads included per month in a new account; None for unlimited."""
+    credits: int = 0
+    """Leads added by credit packs to a new account (the pool email hits share)."""
+    mobile_credits: int = 100
+    """Mobile credits bought by a new account."""
+    callback_timeout: float = 5.0
+    """Seconds (real, never scaled: it is network I/O) to wait for a callback receiver."""
+
+    def __post_init__(self) -> None:
+        _positive_number("time_scale", self.time_scale, "1.0 is real time, 0.005 makes 30 s last 0.15 s")
+        _range("enrichment_seconds", self.enrichment_seconds)
+        _range("mobile_lookup_seconds", self.mobile_lookup_seconds)
+        _number("queued_seconds", self.queued_seconds)
+        _number("upstream_retry_after", self.upstream_retry_after)
+        _positive_number("rate_window_seconds", self.rate_window_seconds, "the spec's window is 60")
+        _positive_number("callback_timeout", self.callback_timeout, "real seconds")
+        for name in ("sync_per_minute", "async_per_minute", "max_concurrent_enrichments"):
+            _integer(name, getattr(self, name), 1)
+        _integer("credits", self.credits, 0)
+        _integer("mobile_credits", self.mobile_credits, 0)
+        if self.monthly_leads is not None:
+            _integer("monthly_leads", self.monthly_leads, 0, "or None for unlimited")
+        check_tier("FakeSettings.tier", self.tier)
+        for name in ("enrichment_fails", "email_found", "mobile_found"):
+            if not callable(getattr(self, name)):
+                raise ValueError(
+                    f"FakeSettings.{name} must be a callable taking the request, returning a bool"
+                )
+
+    def real_seconds(self, api_seconds: float) -> float:
+        """`api_seconds` of the real service, as seconds of this server's clock."""
+        return api_seconds * self.time_scale
+
+    @property
+    def rate_window(self) -> float:
+        """The per-key window in real seconds."""
+        return self.real_seconds(self.rate_window_seconds)
+
+    @classmethod
+    def names(cls) -> list[str]:
+        """The names of every setting."""
+        return [f.name for f in fields(cls)]
+
+
+def check_tier(name: str, tier: object) -> None:
+    allowed = get_args(Tier)
+    if tier not in allowed:
+        raise ValueError(f"{name} must be one of {', '.join(allowed)}; got {tier!r}")
+
+
+def _number(name: str, value: object) -> float:
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise ValueError(f"FakeSettings.{name} must be a number of API seconds >= 0, got {value!r}")
+    if not math.isfinite(value) or value < 0:
+        raise ValueError(f"FakeSettings.{name} must be a finite number of API seconds >= 0, got {value!r}")
+    return float(value)
+
+
+def _positive_number(name: str, value: object, hint: str) -> None:
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise ValueError(f"FakeSettings.{name} must be a number > 0 ({hint}), got {value!r}")
+    if not math.isfinite(value) or value <= 0:
+        raise ValueError(f"FakeSettings.{name} must be a finite number > 0 ({hint}), got {value!r}")
+
+
+def _range(name: str, value: object) -> None:
+    if not isinstance(value, tuple) or len(value) != 2:  # pyright: ignore[reportUnknownArgumentType]
+        raise ValueError(f"FakeSettings.{name} must be a (min, max) tuple of API seconds, got {value!r}")
+    low = _number(f"{name}[0]", value[0])  # pyright: ignore[reportUnknownArgumentType]
+    high = _number(f"{name}[1]", value[1])  # pyright: ignore[reportUnknownArgumentType]
+    if low > high:
+        raise ValueError(f"FakeSettings.{name} must be (min, max) with min <= max, got {value!r}")
+
+
+def _integer(name: str, value: object, minimum: int, hint: str = "") -> None:
+    if isinstance(value, bool) or not isinstance(value, int) or value < minimum:
+        extra = f" {hint}" if hint else ""
+        raise ValueError(f"FakeSettings.{name} must be an int >= {minimum}{extra}, got {value!r}")

@@ -1,0 +1,90 @@
+"""Contract fixtures: a fake server, and the sync or the async client on it.
+
+Every test runs twice, once per client, with one body: `await call(client.x(...))`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Callable, Iterator
+from typing import Any
+
+import pytest
+
+from leadenrich import AsyncLeadEnrich, LeadEnrich, RateLimits
+from leadenrich.testing import FakeServer
+
+# 20-40 ms enrichments instead of 100-200 ms: these tests wait out dozens of them.
+QUICK: dict[str, Any] = {"enrichment_seconds": (4.0, 8.0), "mobile_lookup_seconds": (2.0, 6.0)}
+
+Client = Any
+"""A LeadEnrich or an AsyncLeadEnrich; drive it with `await call(...)`."""
+MakeClient = Callable[..., Client]
+MakeServer = Callable[..., FakeServer]
+
+
+@pytest.fixture
+def make_server() -> Iterator[MakeServer]:
+    """Start a FakeServer with QUICK timings and the given FakeSettings fields."""
+    servers: list[FakeServer] = []
+
+    def make(**overrides: Any) -> FakeServer:
+        server = FakeServer(**{**QUICK, **overrides}).start()
+        servers.append(server)
+        return server
+
+    yield make
+    for server in servers:
+        server.stop()
+
+
+@pytest.fixture
+def server(make_server: MakeServer) -> FakeServer:
+    return make_server()
+
+
+def rate_limits(server: FakeServer) -> RateLimits:
+    """The client budget that matches the server's scaled limits (as the pytest plugin does)."""
+    settings = server.settings
+    return RateLimits(
+        sync_per_minute=settings.sync_per_minute,
+        async_per_minute=settings.async_per_minute,
+        period=settings.rate_window,
+        concurrent_enrichments=settings.max_concurrent_enrichments,
+    )
+
+
+@pytest.fixture(params=["sync", "async"])
+def kind(request: pytest.FixtureRequest) -> str:
+    return str(request.param)
+
+
+@pytest.fixture
+async def make_client(kind: str) -> AsyncIterator[MakeClient]:
+    """Build a client of this test's kind on a server (its ready key unless `key` is given)."""
+    made: list[Client] = []
+
+    def make(server: FakeServer, key: str | None = None, **options: Any) -> Client:
+        options.setdefault("rate_limits", rate_limits(server))
+        cls = LeadEnrich if kind == "sync" else AsyncLeadEnrich
+        client = cls(api_key=key or server.api_key, base_url=server.url, **options)
+        made.append(client)
+        return client
+
+    yield make
+    for client in made:
+        if isinstance(client, AsyncLeadEnrich):
+            await client.aclose()
+        else:
+            client.close()
+
+
+@pytest.fixture
+def client(make_client: MakeClient, server: FakeServer) -> Client:
+    """The sync client, then the async client, on `server` with its ready key."""
+    return make_client(server)
+
+
+@pytest.fixture
+def strict(client: Client) -> Client:
+    """`client` with retries off, to see each error as the server sent it."""
+    return client.with_options(max_retries=0, upstream_full_retries=0)

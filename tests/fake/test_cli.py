@@ -1,0 +1,103 @@
+"""The `leadenrich` command: fast help, clear errors, and `fake-server` until Ctrl-C."""
+
+from __future__ import annotations
+
+import os
+import re
+import signal
+import subprocess
+import sys
+from collections.abc import Iterator
+
+import httpx
+import pytest
+
+from leadenrich._cli import main
+
+CLI = [sys.executable, "-m", "leadenrich._cli"]
+
+
+def test_help_imports_no_web_stack() -> None:
+    code = (
+        "import sys\n"
+        "from leadenrich._cli import main\n"
+        "try:\n    main(['--help'])\nexcept SystemExit as exit:\n    assert exit.code == 0\n"
+        "print(' '.join(sorted(sys.modules)))\n"
+    )
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    loaded = set(result.stdout.split())
+    assert "fake-server" in result.stdout
+    assert not {"fastapi", "uvicorn", "starlette", "pydantic", "httpx"} & loaded
+
+
+def test_no_command_prints_help_and_fails(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main([]) == 2
+    assert "fake-server" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["fake-server", "--port", "70000"], "0 to 65535"),
+        (["fake-server", "--port", "http"], "not a port"),
+        (["fake-server", "--time-scale", "soon"], "invalid float"),
+    ],
+)
+def test_bad_arguments_exit_2(argv: list[str], message: str, capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exited:
+        main(argv)
+    assert exited.value.code == 2
+    assert message in capsys.readouterr().err
+
+
+def test_an_invalid_setting_exits_2_naming_it(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["fake-server", "--time-scale", "0"]) == 2
+    assert "time_scale must be" in capsys.readouterr().err
+
+
+@pytest.fixture
+def served() -> Iterator[tuple[subprocess.Popen[str], str, str]]:
+    env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+    process = subprocess.Popen(
+        [*CLI, "fake-server", "--time-scale", "0.01"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=env,
+    )
+    assert process.stdout is not None
+    lines: list[str] = []
+    for line in process.stdout:
+        lines.append(line)
+        if line.startswith("Press Ctrl-C"):
+            break
+    text = "".join(lines)
+    url = re.search(r"running at (http://127\.0\.0\.1:\d+)", text)
+    key = re.search(r"API key \(growth\): (le_live_\w+)", text)
+    assert url, text
+    assert key, text
+    assert f"export LEADENRICH_BASE_URL={url[1]}" in text
+    assert f"export LEADENRICH_API_KEY={key[1]}" in text
+    try:
+        yield process, url[1], key[1]
+    finally:
+        if process.poll() is None:
+            process.kill()
+        process.communicate(timeout=10)
+
+
+@pytest.mark.parametrize("stop", [signal.SIGINT, signal.SIGTERM])
+def test_fake_server_serves_until_interrupted(
+    served: tuple[subprocess.Popen[str], str, str], stop: int
+) -> None:
+    process, url, key = served
+    with httpx.Client(base_url=url + "/api/v1", trust_env=False, verify=False) as http:
+        assert http.get("/health").json() == {"status": "ok", "version": "1.0.0"}
+        usage = http.get("/usage", headers={"Authorization": f"Bearer {key}"})
+    assert usage.status_code == 200
+    assert usage.json()["tier"] == "growth"
+    process.send_signal(stop)
+    out, err = process.communicate(timeout=10)
+    assert process.returncode == 0
+    assert "stopped" in out
+    assert "Traceback" not in err
