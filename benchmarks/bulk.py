@@ -5,7 +5,7 @@ limits on; every duration and window is multiplied by --scale. The best any clie
 is keep 5 enrichments running at all times, so the ideal wall time is the sum of the
 enrichment durations divided by 5; the figure printed is ideal / achieved.
 
-    python benchmarks/bulk.py [--leads 200] [--scale 0.01] [--strategy sync async]
+    python benchmarks/bulk.py [--leads 200] [--scale 0.03] [--strategy sync async]
 """
 
 from __future__ import annotations
@@ -68,7 +68,7 @@ def run(strategy: Literal["sync", "async"], rows: list[dict[str, str]], scale: f
 def main() -> None:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--leads", type=int, default=200)
-    parser.add_argument("--scale", type=float, default=0.01, help="real seconds per API second")
+    parser.add_argument("--scale", type=float, default=0.03, help="real seconds per API second")
     parser.add_argument("--strategy", nargs="+", default=["sync", "async"], choices=["sync", "async"])
     args = parser.parse_args()
     rows = leads(args.leads)

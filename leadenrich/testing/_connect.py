@@ -8,22 +8,9 @@ from contextlib import asynccontextmanager, contextmanager
 from typing import Any
 
 from .._client import AsyncLeadEnrich, LeadEnrich
-from .._ratelimit import RateLimits
 from ._server import FakeServer
 
 __all__ = ["aconnect", "async_client_for", "client_for", "connect"]
-
-
-def _paced_to(server: FakeServer) -> RateLimits:
-    # The client paces itself to the server's scaled window and ceiling, so it neither
-    # collects 429s nor waits real minutes.
-    settings = server.settings
-    return RateLimits(
-        sync_per_minute=settings.sync_per_minute,
-        async_per_minute=settings.async_per_minute,
-        period=settings.rate_window,
-        concurrent_enrichments=settings.max_concurrent_enrichments,
-    )
 
 
 def client_for(server: FakeServer, **options: Any) -> LeadEnrich:
@@ -33,13 +20,13 @@ def client_for(server: FakeServer, **options: Any) -> LeadEnrich:
         >>> with FakeServer() as server, client_for(server) as client:  # doctest: +SKIP
         ...     client.usage()
     """
-    options.setdefault("rate_limits", _paced_to(server))
+    options.setdefault("rate_limits", server.rate_limits)
     return LeadEnrich(api_key=server.api_key, base_url=server.url, **options)
 
 
 def async_client_for(server: FakeServer, **options: Any) -> AsyncLeadEnrich:
     """An AsyncLeadEnrich on `server` with its ready key, paced to its (scaled) limits."""
-    options.setdefault("rate_limits", _paced_to(server))
+    options.setdefault("rate_limits", server.rate_limits)
     return AsyncLeadEnrich(api_key=server.api_key, base_url=server.url, **options)
 
 

@@ -9,6 +9,7 @@ from urllib.parse import quote
 
 from typing_extensions import Self
 
+from .._ratelimit import RateLimits
 from ._settings import FakeSettings, Tier
 from ._state import DEFAULT, FakeState
 
@@ -76,6 +77,23 @@ class FakeServer:
     def api_url(self) -> str:
         """`url` with the `/api/v1` prefix, for raw HTTP clients."""
         return self.url + "/api/v1"
+
+    @property
+    def rate_limits(self) -> RateLimits:
+        """The client budget that matches this server's (scaled) limits and ceiling.
+
+        A client paced to it neither collects 429s nor waits real minutes.
+
+        Example:
+            >>> client = LeadEnrich(api_key=server.api_key, base_url=server.url, rate_limits=server.rate_limits)  # doctest: +SKIP
+        """
+        settings = self.settings
+        return RateLimits(
+            sync_per_minute=settings.sync_per_minute,
+            async_per_minute=settings.async_per_minute,
+            period=settings.rate_window,
+            concurrent_enrichments=settings.max_concurrent_enrichments,
+        )
 
     @property
     def running(self) -> bool:

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from leadenrich import AsyncLeadEnrich, LeadEnrich, RateLimits
+from leadenrich import AsyncLeadEnrich, LeadEnrich
 from leadenrich.testing import FakeServer
 
 # 20-40 ms enrichments instead of 100-200 ms: these tests wait out dozens of them.
@@ -42,17 +42,6 @@ def server(make_server: MakeServer) -> FakeServer:
     return make_server()
 
 
-def rate_limits(server: FakeServer) -> RateLimits:
-    """The client budget that matches the server's scaled limits (as the pytest plugin does)."""
-    settings = server.settings
-    return RateLimits(
-        sync_per_minute=settings.sync_per_minute,
-        async_per_minute=settings.async_per_minute,
-        period=settings.rate_window,
-        concurrent_enrichments=settings.max_concurrent_enrichments,
-    )
-
-
 @pytest.fixture(params=["sync", "async"])
 def kind(request: pytest.FixtureRequest) -> str:
     return str(request.param)
@@ -64,7 +53,7 @@ async def make_client(kind: str) -> AsyncIterator[MakeClient]:
     made: list[Client] = []
 
     def make(server: FakeServer, key: str | None = None, **options: Any) -> Client:
-        options.setdefault("rate_limits", rate_limits(server))
+        options.setdefault("rate_limits", server.rate_limits)
         cls = LeadEnrich if kind == "sync" else AsyncLeadEnrich
         client = cls(api_key=key or server.api_key, base_url=server.url, **options)
         made.append(client)

@@ -1,0 +1,111 @@
+"""Waits, pacing and back-off against the fake server, through both clients."""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+
+import httpx
+import pytest
+
+from leadenrich import AsyncLeadEnrich, JobOut, MobileFindOut, PollTimeoutError
+from leadenrich.testing import FakeServer
+from tests.helpers import call
+
+from .conftest import Client, MakeClient, MakeServer
+
+pytestmark = pytest.mark.anyio
+
+FAST_POLL = {"poll_interval": 0.01, "timeout": 10}
+
+
+async def test_100_rapid_calls_on_one_key_meet_no_429(
+    make_client: MakeClient, make_server: MakeServer
+) -> None:
+    server = make_server(time_scale=0.002)  # the spec's 60/min, over a 0.12 s window
+    client = make_client(server)
+    for _ in range(100):
+        await call(client.usage())
+    assert server.state.status_counts(server.api_key) == {200: 100}
+
+
+async def test_a_wait_returns_a_failed_job_with_its_error(client: Client) -> None:
+    created = await call(client.leads.enrich({"company": "Gone", "domain": "gone.fail"}))
+    job = await call(client.jobs.wait(created.job_id, **FAST_POLL))
+    assert job.status == "failed"
+    assert job.error is not None
+    assert job.error["code"]
+
+
+async def test_a_wait_stops_at_its_deadline_with_the_last_state(
+    make_client: MakeClient, make_server: MakeServer
+) -> None:
+    server = make_server(enrichment_seconds=(1000.0, 1000.0))  # outlasts the test
+    client = make_client(server)
+    created = await call(client.leads.enrich({"company": "Slow", "domain": "slow.com"}))
+    with pytest.raises(PollTimeoutError) as raised:
+        await call(client.jobs.wait(created.job_id, poll_interval=0.01, timeout=0.1))
+    last = raised.value.last
+    assert isinstance(last, JobOut)
+    assert last.job_id == created.job_id
+    assert last.status in ("queued", "running")
+
+
+@pytest.mark.parametrize(("last_name", "state"), [("Lovelace", "settled"), ("Landline", "refunded")])
+async def test_a_lookup_wait_ends_settled_or_refunded(
+    client: Client, server: FakeServer, last_name: str, state: str
+) -> None:
+    lookup = await call(
+        client.mobile.find_and_wait(first_name="Ada", last_name=last_name, domain="acme.com", **FAST_POLL)
+    )
+    assert isinstance(lookup, MobileFindOut)
+    assert lookup.state == state
+    assert (lookup.mobile is not None) == (state == "settled")
+    assert server.state.charged("mobile") == (1 if state == "settled" else 0)
+
+
+async def test_on_progress_sees_the_job_move(client: Client) -> None:
+    seen: list[str] = []
+    created = await call(client.leads.enrich({"company": "Acme", "domain": "acme.com"}))
+    await call(client.jobs.wait(created.job_id, on_progress=lambda job: seen.append(job.status), **FAST_POLL))
+    assert seen[-1] == "done"
+    assert set(seen) <= {"queued", "running", "done"}
+
+
+async def test_cancelling_an_async_wait_stops_its_polls(make_server: MakeServer) -> None:
+    server = make_server(enrichment_seconds=(1000.0, 1000.0))
+    async with AsyncLeadEnrich(api_key=server.api_key, base_url=server.url) as client:
+        created = await client.leads.enrich({"company": "Slow", "domain": "slow.com"})
+        task = asyncio.create_task(client.jobs.wait(created.job_id, poll_interval=0.005))
+        await asyncio.sleep(0.05)
+        task.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await task
+        polls = sum(1 for r in server.state.requests() if r.path.startswith("/api/v1/jobs/"))
+        await asyncio.sleep(0.05)
+        assert sum(1 for r in server.state.requests() if r.path.startswith("/api/v1/jobs/")) == polls
+        assert polls >= 2
+
+
+def test_upstream_full_is_waited_out_not_raised(
+    make_server: MakeServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Another account holds every platform slot for a moment; the client backs off (its
+    # sleeps shortened here) and gets through once a slot frees, charged once.
+    from leadenrich import LeadEnrich, _clock
+
+    server = make_server(max_concurrent_enrichments=1, enrichment_seconds=(20.0, 20.0), time_scale=0.005)
+    monkeypatch.setattr(_clock, "sleep", lambda seconds: threading.Event().wait(0.02))
+    other = httpx.post(
+        server.api_url + "/leads/enrich",
+        json={"lead": {"company": "Other", "domain": "other.com"}},
+        headers={"Authorization": f"Bearer {server.add_key()}"},
+    )
+    assert other.status_code == 202
+    with LeadEnrich(api_key=server.api_key, base_url=server.url, rate_limits=None) as client:
+        lead = client.leads.enrich_sync({"company": "Acme", "domain": "acme.com"})
+    statuses = server.state.status_counts(server.api_key)
+    assert lead.input.company == "Acme"
+    assert statuses[429] >= 1
+    assert statuses[200] == 1
+    assert server.state.charged("enrichment", key=server.api_key) == 1
