@@ -268,3 +268,26 @@ async def test_bad_options_send_nothing(
 
 def test_rate_limit_error_is_not_a_lead_failure() -> None:
     assert not issubclass(RateLimitError, InvalidRequestError)
+
+
+def test_ctrl_c_finishes_what_was_paid_for_and_resume_completes(
+    api: respx.MockRouter, service: FakeEnrich, tmp_path: Path
+) -> None:
+    from leadenrich import LeadEnrich
+
+    path = tmp_path / "run.jsonl"
+    client = LeadEnrich("le_live_k", base_url="https://api.test", rate_limits=None)
+
+    def interrupt(outcome: Any) -> None:
+        raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        client.leads.enrich_many(ROWS, concurrency=3, checkpoint=path, progress=interrupt)
+    sent_before = len(service.sent)
+    assert 1 <= sent_before < len(ROWS), "the interrupt stopped new leads from starting"
+    finished = [json.loads(line) for line in path.read_text().splitlines() if '"finished"' in line]
+    assert len(finished) == sent_before, "every lead in flight finished and was written down"
+    result = client.leads.enrich_many(ROWS, checkpoint=path, progress=False)
+    assert result.succeeded == len(ROWS)
+    assert len(service.sent) == len(ROWS), "no lead was sent twice"
+    assert result.resumed == sent_before

@@ -127,6 +127,7 @@ def _pool(
 ) -> Iterator[BulkOutcome]:
     pool = ThreadPoolExecutor(max_workers=concurrency, thread_name_prefix="leadenrich-bulk")
     running: dict[Future[BulkOutcome], Item] = {}
+    abandoning = False
     try:
         while True:
             while len(running) < concurrency and (item := plan.next()) is not None:
@@ -151,13 +152,15 @@ def _pool(
                 file=sys.stderr,
             )
             # A second Ctrl-C escapes this wait; the checkpoint then knows they started.
+            abandoning = True
             wait(running)
+            abandoning = False
         raise
     finally:
         # Also reached when the caller stops iterating: let started leads finish (and be
         # written to the checkpoint) rather than losing what they were charged for.
         plan.stop(LeadEnrichError("not started: the run was stopped"))
-        pool.shutdown(wait=sys.exc_info()[0] is not KeyboardInterrupt, cancel_futures=True)
+        pool.shutdown(wait=not abandoning, cancel_futures=True)
 
 
 async def arun(
