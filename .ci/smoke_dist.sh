@@ -6,7 +6,7 @@ root="$(cd "$(dirname "$0")/.." && pwd)"
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 
-python -m build --outdir "$work/dist" "$root" >/dev/null
+python -m build --outdir "$work/dist" "$root" >"$work/build.log" 2>&1 || { cat "$work/build.log"; exit 1; }
 for artifact in "$work"/dist/*.whl "$work"/dist/*.tar.gz; do
   venv="$work/venv-$(basename "$artifact")"
   python3 -m venv "$venv"
