@@ -122,22 +122,42 @@ class _BaseClient:
 
     @property
     def base_url(self) -> str:
-        """The API's base address, ending in `/api/v1`."""
+        """The API's base address, ending in `/api/v1`.
+
+        Examples:
+            >>> LeadEnrich(base_url="https://api.example.com").base_url  # doctest: +SKIP
+            'https://api.example.com/api/v1'
+        """
         return self._options.base_url
 
     @property
     def max_retries(self) -> int:
-        """How many times a retryable failure is retried."""
+        """How many times a retryable failure is retried.
+
+        Examples:
+            >>> client.with_options(max_retries=5).max_retries  # doctest: +SKIP
+            5
+        """
         return self._policy.max_retries
 
     @property
     def timeout(self) -> httpx.Timeout:
-        """The timeout of every call (sync enrich and re-enrich wait at least 100 s to read)."""
+        """The timeout of every call (sync enrich and re-enrich wait at least 100 s to read).
+
+        Examples:
+            >>> client.timeout.read, client.timeout.connect  # doctest: +SKIP
+            (30.0, 5.0)
+        """
         return self._options.timeout
 
     @property
     def rate_limits(self) -> RateLimits | None:
-        """The per-key budget the client paces itself to, or None when pacing is off."""
+        """The per-key budget the client paces itself to, or None when pacing is off.
+
+        Examples:
+            >>> client.rate_limits.sync_per_minute  # doctest: +SKIP
+            60
+        """
         return self._pacer.limits if self._pacer is not None else None
 
     def with_options(
@@ -153,7 +173,7 @@ class _BaseClient:
         The copy shares the connection pool and the rate-limit budget with this client.
         Closing the copy leaves the pool open; closing the original closes it.
 
-        Example:
+        Examples:
             >>> patient = client.with_options(timeout=120, max_retries=5)  # doctest: +SKIP
         """
         clone = object.__new__(type(self))
@@ -256,7 +276,12 @@ class SyncAPIClient(_BaseClient):
         return retrying(attempt)
 
     def close(self) -> None:
-        """Close the connection pool (unless it was passed in as `http_client`)."""
+        """Close the connection pool (unless it was passed in as `http_client`).
+
+        Examples:
+            >>> client = LeadEnrich()  # doctest: +SKIP
+            >>> client.close()  # doctest: +SKIP
+        """
         if self._owns_http:
             self._http.close()
 
@@ -332,7 +357,12 @@ class AsyncAPIClient(_BaseClient):
         return await retrying(attempt)
 
     async def aclose(self) -> None:
-        """Close the connection pool (unless it was passed in as `http_client`)."""
+        """Close the connection pool (unless it was passed in as `http_client`).
+
+        Examples:
+            >>> client = AsyncLeadEnrich()  # doctest: +SKIP
+            >>> await client.aclose()  # doctest: +SKIP
+        """
         if self._owns_http:
             await self._http.aclose()
 

@@ -45,7 +45,7 @@ class LeadEnrich(SyncAPIClient):
         upstream_full_retries: Retries of the platform's `upstream_full` 429, counted
             apart from `max_retries` because it is transient load.
 
-    Example:
+    Examples:
         >>> from leadenrich import LeadEnrich
         >>> with LeadEnrich() as client:  # doctest: +SKIP
         ...     lead = client.leads.enrich_sync({"company": "Acme", "domain": "acme.com"})
@@ -97,7 +97,7 @@ class LeadEnrich(SyncAPIClient):
     def health(self) -> Health:
         """The liveness check; needs no key and spends nothing.
 
-        Example:
+        Examples:
             >>> client.health().status  # doctest: +SKIP
             'ok'
         """
@@ -106,7 +106,7 @@ class LeadEnrich(SyncAPIClient):
     def usage(self) -> UsageOut:
         """This month's quota, credit balances and request counts.
 
-        Example:
+        Examples:
             >>> client.usage().monthly_leads.used  # doctest: +SKIP
             12
         """
@@ -119,7 +119,7 @@ class AsyncLeadEnrich(AsyncAPIClient):
     Close it with `await client.aclose()` or `async with`; it is never closed from a
     finalizer, so no "event loop is closed" errors at exit.
 
-    Example:
+    Examples:
         >>> from leadenrich import AsyncLeadEnrich
         >>> async with AsyncLeadEnrich() as client:  # doctest: +SKIP
         ...     job = await client.leads.enrich({"company": "Acme", "domain": "acme.com"})
@@ -170,7 +170,7 @@ class AsyncLeadEnrich(AsyncAPIClient):
     async def health(self) -> Health:
         """The liveness check; needs no key and spends nothing.
 
-        Example:
+        Examples:
             >>> (await client.health()).status  # doctest: +SKIP
             'ok'
         """
@@ -179,7 +179,7 @@ class AsyncLeadEnrich(AsyncAPIClient):
     async def usage(self) -> UsageOut:
         """This month's quota, credit balances and request counts.
 
-        Example:
+        Examples:
             >>> usage = await client.usage()  # doctest: +SKIP
         """
         return await self._request(_endpoints.usage())

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
+from typing import cast
 
 import httpx
 
@@ -24,6 +26,8 @@ LONG_RUNNING_READ_TIMEOUT = 100.0
 
 API_PREFIX = "/api/v1"
 USER_AGENT = f"leadenrich-python/{__version__}"
+_HEADER_NAME = re.compile(r"[!#$%&'*+.^_`|~0-9A-Za-z-]+")
+"""A header name: an RFC 9110 token."""
 
 
 @dataclass(frozen=True)
@@ -46,12 +50,22 @@ def resolve_options(
     key = _setting(api_key, "api_key", "LEADENRICH_API_KEY")
     if any(c.isspace() for c in key):
         raise LeadEnrichError("api_key contains whitespace; copy the key exactly as the dashboard showed it")
+    if not _header_value(key):
+        # Else httpx fails on the first call, with a UnicodeEncodeError (a zero-width
+        # space pasted along with the key is invisible, and not whitespace).
+        raise LeadEnrichError(
+            "api_key contains characters an HTTP header cannot carry; copy the key exactly as the dashboard showed it"
+        )
     url = _setting(base_url, "base_url", "LEADENRICH_BASE_URL").rstrip("/")
     if not url.startswith(("http://", "https://")):
         raise LeadEnrichError(f"base_url must start with http:// or https://, got {url!r}")
+    try:
+        httpx.URL(url)
+    except httpx.InvalidURL as exc:
+        raise LeadEnrichError(f"base_url is not a valid URL: {exc}") from None
     if not url.endswith(API_PREFIX):
         url += API_PREFIX
-    headers = {"User-Agent": USER_AGENT, "Accept": "application/json", **(default_headers or {})}
+    headers = {"User-Agent": USER_AGENT, "Accept": "application/json", **_checked_headers(default_headers)}
     return ClientOptions(
         api_key=key,
         base_url=url,
@@ -70,6 +84,8 @@ def with_timeout(options: ClientOptions, timeout: float | httpx.Timeout) -> Clie
 def _setting(value: str | None, name: str, env: str) -> str:
     if value is None:
         value = os.environ.get(env)
+    elif not isinstance(value, str):  # pyright: ignore[reportUnnecessaryIsInstance]
+        raise TypeError(f"{name} must be a str, got {type(value).__name__}")
     if value is None or not value.strip():
         raise LeadEnrichError(
             f"no {name} given: pass {name}=... to the client or set the {env} environment variable"
@@ -77,8 +93,34 @@ def _setting(value: str | None, name: str, env: str) -> str:
     return value.strip()
 
 
+def _checked_headers(given: object) -> dict[str, str]:
+    # Checked here, not on the first call, where a bad header is a UnicodeEncodeError or
+    # an h11 error that reads like a broken connection.
+    if given is None:
+        return {}
+    if not isinstance(given, Mapping):
+        raise TypeError(f"default_headers must be a mapping of str to str, got {type(given).__name__}")
+    headers: dict[str, str] = {}
+    for name, value in cast("Mapping[object, object]", given).items():
+        if not isinstance(name, str) or not isinstance(value, str):
+            raise TypeError("default_headers must map str names to str values")
+        if not _HEADER_NAME.fullmatch(name) or not _header_value(value):
+            # The value is not shown: it may be a credential of its own.
+            raise LeadEnrichError(f"default_headers[{name!r}] cannot be sent as an HTTP header (ASCII only)")
+        headers[name] = value
+    return headers
+
+
+def _header_value(value: str) -> bool:
+    return all(" " <= c <= "~" or c == "\t" for c in value)
+
+
 def _timeout(value: object) -> httpx.Timeout:
     if isinstance(value, httpx.Timeout):
+        for part in ("connect", "read", "write", "pool"):
+            limit = getattr(value, part)
+            if limit is not None:
+                seconds(f"timeout.{part}", limit)
         return value
     total = seconds("timeout", value, positive=True)
     return httpx.Timeout(total, connect=min(total, DEFAULT_TIMEOUT.connect or 5.0))

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import math
 from typing import TYPE_CHECKING, Any, cast
 
 import httpx
@@ -37,7 +38,7 @@ _EXCERPT = 200
 class LeadEnrichError(Exception):
     """The base of every error the SDK raises.
 
-    Example:
+    Examples:
         >>> try:  # doctest: +SKIP
         ...     client.leads.get("ld_missing")
         ... except LeadEnrichError as exc:
@@ -61,7 +62,7 @@ class LeadEnrichError(Exception):
 class InvalidRequestError(LeadEnrichError, ValueError):
     """The call was rejected by the SDK before anything was sent (and so nothing was charged).
 
-    Example:
+    Examples:
         >>> try:  # doctest: +SKIP
         ...     client.email.find(first_name="Ada")
         ... except InvalidRequestError as exc:
@@ -75,6 +76,13 @@ class APIConnectionError(LeadEnrichError):
     `request_sent` tells whether the request may have reached the service. When it did and
     the call charges credit, the SDK does not re-send it: check `leads.list()` or the job
     before trying again.
+
+    Examples:
+        >>> try:  # doctest: +SKIP
+        ...     client.leads.enrich_sync({"company": "Acme", "domain": "acme.com"})
+        ... except APIConnectionError as exc:
+        ...     if exc.request_sent:
+        ...         print("may have been charged: look among client.leads.iter() first")
     """
 
     def __init__(self, message: str, *, request: httpx.Request, request_sent: bool) -> None:
@@ -84,7 +92,14 @@ class APIConnectionError(LeadEnrichError):
 
 
 class APITimeoutError(APIConnectionError):
-    """The service did not answer in time."""
+    """The service did not answer in time.
+
+    Examples:
+        >>> try:  # doctest: +SKIP
+        ...     client.with_options(timeout=5).usage()
+        ... except APITimeoutError:
+        ...     print("no answer within 5 s")
+    """
 
 
 class APIStatusError(LeadEnrichError):
@@ -95,6 +110,13 @@ class APIStatusError(LeadEnrichError):
         response: The `httpx.Response`.
         detail: The `detail` of the error body: a string, the 422 list, or None.
         body: The decoded JSON body, or the text when it was not JSON.
+
+    Examples:
+        >>> try:  # doctest: +SKIP
+        ...     client.leads.get("ld_123")
+        ... except APIStatusError as exc:
+        ...     print(exc.status_code, exc.detail)
+        404 lead 'ld_123' not found
     """
 
     status_code: int
@@ -111,23 +133,61 @@ class APIStatusError(LeadEnrichError):
 
 
 class AuthenticationError(APIStatusError):
-    """401: the API key is missing or invalid. Pass it as `api_key` or set `LEADENRICH_API_KEY`."""
+    """401: the API key is missing or invalid. Pass it as `api_key` or set `LEADENRICH_API_KEY`.
+
+    Examples:
+        >>> try:  # doctest: +SKIP
+        ...     LeadEnrich(api_key="le_live_revoked").usage()
+        ... except AuthenticationError as exc:
+        ...     print(exc.status_code)
+        401
+    """
 
 
 class QuotaExceededError(APIStatusError):
-    """402: the monthly quota or the credits are exhausted; a credit pack is needed."""
+    """402: the monthly quota or the credits are exhausted; a credit pack is needed.
+
+    Examples:
+        >>> try:  # doctest: +SKIP
+        ...     client.leads.enrich_sync({"company": "Acme", "domain": "acme.com"})
+        ... except QuotaExceededError:
+        ...     print("out of credits: buy a pack or wait for next month")
+    """
 
 
 class PermissionDeniedError(APIStatusError):
-    """403: the account's plan does not include API access (Growth, Scale and Enterprise do)."""
+    """403: the account's plan does not include API access (Growth, Scale and Enterprise do).
+
+    Examples:
+        >>> try:  # doctest: +SKIP
+        ...     client.usage()
+        ... except PermissionDeniedError as exc:
+        ...     print(exc.detail)
+    """
 
 
 class NotFoundError(APIStatusError):
-    """404: no such job, lead or lookup, or it belongs to another account."""
+    """404: no such job, lead or lookup, or it belongs to another account.
+
+    Examples:
+        >>> try:  # doctest: +SKIP
+        ...     client.leads.get("ld_deleted")
+        ... except NotFoundError:
+        ...     print("no such lead")
+    """
 
 
 class UnprocessableEntityError(APIStatusError):
-    """422: the service rejected the request; `.errors` lists each invalid value."""
+    """422: the service rejected the request; `.errors` lists each invalid value.
+
+    Examples:
+        >>> try:  # doctest: +SKIP
+        ...     client.leads.list(limit=1000)
+        ... except UnprocessableEntityError as exc:
+        ...     for item in exc.errors:
+        ...         print(item.loc, item.msg)
+        ['query', 'limit'] Input should be less than or equal to 500
+    """
 
     errors: list[ValidationErrorItem]
 
@@ -143,6 +203,12 @@ class RateLimitError(APIStatusError):
         retry_after: Seconds the service asked to wait (its `Retry-After` header), if given.
         upstream_full: True when the platform's ceiling of concurrent enrichments was
             reached (transient load), False when this key exceeded its own rate.
+
+    Examples:
+        >>> try:  # doctest: +SKIP
+        ...     client.usage()
+        ... except RateLimitError as exc:
+        ...     time.sleep(exc.retry_after or 2.0)
     """
 
     retry_after: float | None
@@ -155,7 +221,14 @@ class RateLimitError(APIStatusError):
 
 
 class InternalServerError(APIStatusError):
-    """5xx: the service failed."""
+    """5xx: the service failed. GET and DELETE were retried; a call that spends credit was not.
+
+    Examples:
+        >>> try:  # doctest: +SKIP
+        ...     client.leads.enrich_sync({"company": "Acme", "domain": "acme.com"})
+        ... except InternalServerError as exc:
+        ...     print(exc.status_code, exc.body)
+    """
 
 
 class APIResponseValidationError(LeadEnrichError):
@@ -164,6 +237,12 @@ class APIResponseValidationError(LeadEnrichError):
     Attributes:
         response: The `httpx.Response`.
         body: The body as text.
+
+    Examples:
+        >>> try:  # doctest: +SKIP
+        ...     client.usage()
+        ... except APIResponseValidationError as exc:
+        ...     print(exc.response.status_code, exc.body[:200])
     """
 
     def __init__(self, message: str, *, response: httpx.Response) -> None:
@@ -173,7 +252,14 @@ class APIResponseValidationError(LeadEnrichError):
 
 
 class JobFailedError(LeadEnrichError):
-    """An enrichment job ended `failed`. `.job` is the final JobOut, `.job.error` says why."""
+    """An enrichment job ended `failed`. `.job` is the final JobOut, `.job.error` says why.
+
+    Examples:
+        >>> try:  # doctest: +SKIP
+        ...     client.leads.enrich_and_wait({"company": "Acme", "domain": "acme.com"})
+        ... except JobFailedError as exc:
+        ...     print(exc.job.job_id, exc.job.error)
+    """
 
     def __init__(self, job: JobOut) -> None:
         reason = json.dumps(job.error) if job.error else "no reason given"
@@ -182,7 +268,16 @@ class JobFailedError(LeadEnrichError):
 
 
 class PollTimeoutError(LeadEnrichError):
-    """A wait reached its deadline. `.last` is the last object polled (JobOut or MobileFindOut)."""
+    """A wait reached its deadline. `.last` is the last object polled (JobOut or MobileFindOut).
+
+    The job or lookup goes on: wait for it again with `.last`'s id.
+
+    Examples:
+        >>> try:  # doctest: +SKIP
+        ...     job = client.jobs.wait(created.job_id, timeout=60)
+        ... except PollTimeoutError as exc:
+        ...     job = client.jobs.wait(exc.last.job_id, timeout=300)
+    """
 
     def __init__(self, message: str, *, last: JobOut | MobileFindOut | None) -> None:
         super().__init__(message)
@@ -228,7 +323,8 @@ def status_error(response: httpx.Response, *, secret: str | None = None) -> APIS
 def _decode(response: httpx.Response) -> tuple[Any, Any]:
     try:
         body: Any = response.json()
-    except (ValueError, UnicodeDecodeError):
+    except (ValueError, UnicodeDecodeError, RecursionError):
+        # RecursionError: JSON nested too deep to decode (a hostile or broken body).
         return response.text, None
     if isinstance(body, dict):
         mapping = cast("dict[str, Any]", body)
@@ -271,4 +367,6 @@ def _retry_after(response: httpx.Response) -> float | None:
     except ValueError:
         # An HTTP-date is allowed by RFC 9110 but the spec promises integer seconds.
         return None
-    return seconds if seconds >= 0 else None
+    # "inf" or "1e400" parse, and a wait that long overflows time.sleep (bulk runs wait
+    # out whatever a 429 asks); no server means it.
+    return seconds if 0 <= seconds < math.inf else None

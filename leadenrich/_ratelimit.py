@@ -41,7 +41,7 @@ class RateLimits:
             re-enrich, enrich_and_wait, enrich_many): the platform runs 5 at a time, and
             more from one client would only collect `upstream_full` 429s.
 
-    Example:
+    Examples:
         >>> RateLimits(sync_per_minute=120)
         RateLimits(sync_per_minute=120, async_per_minute=600, period=60.0, concurrent_enrichments=5)
     """

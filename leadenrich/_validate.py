@@ -6,6 +6,7 @@ the right type out of range is an InvalidRequestError, raised before anything is
 
 from __future__ import annotations
 
+import threading
 from typing import TYPE_CHECKING
 
 from ._errors import InvalidRequestError
@@ -14,6 +15,10 @@ if TYPE_CHECKING:
     from pydantic import ValidationError
 
 __all__ = ["describe", "integer", "seconds"]
+
+# The longest wait a lock or a socket can be given: anything longer (inf included) is an
+# OverflowError deep inside them, on the first call that waits rather than here.
+_LONGEST = threading.TIMEOUT_MAX
 
 
 def integer(name: str, value: object, minimum: int) -> int:
@@ -30,6 +35,10 @@ def seconds(name: str, value: object, *, positive: bool = False) -> float:
     if value < 0 or (positive and value == 0) or value != value:
         bound = "> 0" if positive else ">= 0"
         raise InvalidRequestError(f"{name} must be a number of seconds {bound}, got {value}")
+    if value > _LONGEST:
+        raise InvalidRequestError(
+            f"{name} must be at most {_LONGEST:.0f} seconds (about 292 years), got {value}"
+        )
     return float(value)
 
 

@@ -5,7 +5,7 @@ The service POSTs a [`JobCompletedEvent`][leadenrich.JobCompletedEvent] to the
 signed yet: anyone who learns the URL can POST to it. Treat the body as a hint and confirm
 with `client.jobs.get(event.job_id)` before acting on it.
 
-Example:
+Examples:
     >>> from leadenrich.webhooks import parse_event
     >>> event = parse_event(request_body)  # doctest: +SKIP
     >>> job = client.jobs.get(event.job_id)  # doctest: +SKIP
@@ -36,7 +36,7 @@ def parse_event(body: bytes | str | Mapping[str, Any]) -> JobCompletedEvent:
         LeadEnrichError: The body is not JSON, not an object, or lacks a field; the
             message names what is wrong.
 
-    Example:
+    Examples:
         >>> event = parse_event(b'{"job_id": "job_1", "kind": "lead.enrich", "status": "failed",'
         ...     b' "created_at": "2026-11-22T10:00:00Z", "finished_at": "2026-11-22T10:00:31Z",'
         ...     b' "result": null, "error": {"code": "enrichment_failed"}}')
@@ -46,7 +46,8 @@ def parse_event(body: bytes | str | Mapping[str, Any]) -> JobCompletedEvent:
     if isinstance(body, (bytes, str)):
         try:
             data: Any = json.loads(body)
-        except (ValueError, UnicodeDecodeError) as exc:
+        except (ValueError, UnicodeDecodeError, RecursionError) as exc:
+            # RecursionError: nested too deep to decode, which no event is.
             raise LeadEnrichError(f"callback body is not JSON: {exc}") from None
     else:
         data = body

@@ -53,14 +53,17 @@ class Checkpoint:
     def load(self) -> Resume:
         """Read what an earlier run wrote; a torn last line (killed mid-write) is dropped."""
         resume = Resume()
-        if not self.path.exists():
-            return resume
-        raw = self.path.read_bytes()
-        complete = raw[: raw.rfind(b"\n") + 1]
-        if len(complete) != len(raw):
-            # Cut the torn tail so the next append starts on a line of its own.
-            with self.path.open("r+b") as handle:
-                handle.truncate(len(complete))
+        try:
+            if not self.path.exists():
+                return resume
+            raw = self.path.read_bytes()
+            complete = raw[: raw.rfind(b"\n") + 1]
+            if len(complete) != len(raw):
+                # Cut the torn tail so the next append starts on a line of its own.
+                with self.path.open("r+b") as handle:
+                    handle.truncate(len(complete))
+        except OSError as exc:
+            raise LeadEnrichError(f"checkpoint {self.path} cannot be read: {exc}") from None
         for number, line in enumerate(complete.decode("utf-8", errors="replace").splitlines(), 1):
             if line.strip():
                 self._apply(line, number, resume)
@@ -117,12 +120,15 @@ class Checkpoint:
     def _write(self, entry: dict[str, Any]) -> None:
         line = json.dumps(entry, separators=(",", ":")) + "\n"
         with self._lock:
-            if self._file is None:
-                self.path.parent.mkdir(parents=True, exist_ok=True)
-                self._file = self.path.open("a", encoding="utf-8")
-            self._file.write(line)
-            self._file.flush()
-            os.fsync(self._file.fileno())
+            try:
+                if self._file is None:
+                    self.path.parent.mkdir(parents=True, exist_ok=True)
+                    self._file = self.path.open("a", encoding="utf-8")
+                self._file.write(line)
+                self._file.flush()
+                os.fsync(self._file.fileno())
+            except OSError as exc:
+                raise LeadEnrichError(f"checkpoint {self.path} cannot be written: {exc}") from None
 
     def close(self) -> None:
         with self._lock:

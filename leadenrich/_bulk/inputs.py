@@ -55,7 +55,9 @@ def _rows(leads: Any) -> list[Any]:
         return _frame_rows(leads, cast("list[dict[str, Any]]", to_dict("records")))
     if isinstance(leads, (str, bytes, Mapping)) or not isinstance(leads, Iterable):
         kind = type(cast("object", leads)).__name__
-        raise TypeError(
+        # Not a TypeError: `leads` is annotated `... | Any` (a DataFrame has no type to
+        # name), so no type checker flags a wrong value here; refuse it like a bad lead.
+        raise InvalidRequestError(
             "leads must be an iterable of LeadIn objects or dicts, or a pandas DataFrame with LeadIn columns, "
             f"got {kind}"
         )

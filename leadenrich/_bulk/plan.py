@@ -14,6 +14,7 @@ from typing import Literal
 
 from .._errors import (
     APIConnectionError,
+    APIResponseValidationError,
     AuthenticationError,
     InternalServerError,
     JobFailedError,
@@ -39,7 +40,8 @@ def is_ambiguous(error: LeadEnrichError) -> bool:
     """The service may have accepted, charged and stored the lead despite the error."""
     if isinstance(error, APIConnectionError):
         return error.request_sent
-    return isinstance(error, (InternalServerError, PollTimeoutError))
+    # A 2xx whose body could not be read is an answer lost after the service did the work.
+    return isinstance(error, (InternalServerError, PollTimeoutError, APIResponseValidationError))
 
 
 class Plan:
@@ -138,7 +140,7 @@ class Plan:
             self.stop(LeadEnrichError(f"not started: the account was refused ({error})"))
         maybe_charged = is_ambiguous(error)
         self._settle(maybe_charged and not isinstance(error, JobFailedError))
-        outcome = BulkOutcome(item.index, item.given, "failed", error=error)
+        outcome = BulkOutcome(item.index, item.given, "failed", error=error, maybe_charged=maybe_charged)
         self._record(item, outcome, maybe_charged=maybe_charged)
         return outcome
 

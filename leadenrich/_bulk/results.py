@@ -30,6 +30,15 @@ class BulkOutcome:
         resumed: True when the result came from the checkpoint or from the leads already
             stored on the account, rather than from an enrichment run now.
         charged: True when this run spent a credit on the lead.
+        maybe_charged: True for a failed lead whose answer was lost (a dropped connection,
+            a timeout, a 5xx, an unreadable 2xx) and that was not found among the stored
+            leads either: the service may still have charged it. The checkpoint keeps it
+            as started, so a resumed run looks it up again before sending it.
+
+    Examples:
+        >>> for outcome in client.leads.enrich_iter(rows):  # doctest: +SKIP
+        ...     print(outcome.index, outcome.status, outcome.lead.id if outcome.ok else outcome.error)
+        0 enriched ld_9b57d127c8a50a88
     """
 
     index: int
@@ -39,10 +48,15 @@ class BulkOutcome:
     error: LeadEnrichError | None = None
     resumed: bool = False
     charged: bool = False
+    maybe_charged: bool = False
 
     @property
     def ok(self) -> bool:
-        """True when the lead was enriched (now, earlier, or as a dedupe)."""
+        """True when the lead was enriched (now, earlier, or as a dedupe).
+
+        Examples:
+            >>> retry = [outcome.input for outcome in result if not outcome.ok]  # doctest: +SKIP
+        """
         return self.lead is not None
 
 
@@ -50,7 +64,7 @@ class BulkOutcome:
 class BulkResult:
     """Every outcome of a bulk run, in input order, with counts and tabular exports.
 
-    Example:
+    Examples:
         >>> result = client.leads.enrich_many(rows)  # doctest: +SKIP
         >>> result.succeeded, result.failed, result.credits_spent  # doctest: +SKIP
         (198, 2, 190)
@@ -70,42 +84,82 @@ class BulkResult:
 
     @property
     def succeeded(self) -> int:
-        """Leads that have an enriched record (including dedupes and resumed ones)."""
+        """Leads that have an enriched record (including dedupes and resumed ones).
+
+        Examples:
+            >>> result.succeeded  # doctest: +SKIP
+            198
+        """
         return sum(1 for o in self.outcomes if o.ok)
 
     @property
     def failed(self) -> int:
-        """Leads that were tried and failed."""
+        """Leads that were tried and failed.
+
+        Examples:
+            >>> result.failed  # doctest: +SKIP
+            2
+        """
         return sum(1 for o in self.outcomes if o.status == "failed")
 
     @property
     def deduped(self) -> int:
-        """Leads answered with an existing record, without a charge."""
+        """Leads answered with an existing record, without a charge.
+
+        Examples:
+            >>> result.deduped  # doctest: +SKIP
+            8
+        """
         return sum(1 for o in self.outcomes if o.status == "deduped")
 
     @property
     def skipped(self) -> int:
-        """Leads not started (max_credits reached, or the account was refused)."""
+        """Leads not started (max_credits reached, or the account was refused).
+
+        Examples:
+            >>> client.leads.enrich_many(rows, max_credits=10).skipped  # doctest: +SKIP
+            190
+        """
         return sum(1 for o in self.outcomes if o.status == "skipped")
 
     @property
     def resumed(self) -> int:
-        """Leads whose result came from the checkpoint or the account's stored leads."""
+        """Leads whose result came from the checkpoint or the account's stored leads.
+
+        Examples:
+            >>> client.leads.enrich_many(rows, checkpoint="run.jsonl").resumed  # doctest: +SKIP
+            150
+        """
         return sum(1 for o in self.outcomes if o.resumed)
 
     @property
     def credits_spent(self) -> int:
-        """Enrichment credits this run spent."""
+        """Enrichment credits this run spent.
+
+        Examples:
+            >>> result.credits_spent  # doctest: +SKIP
+            190
+        """
         return sum(1 for o in self.outcomes if o.charged)
 
     @property
     def leads(self) -> list[LeadOut]:
-        """The enriched leads, in input order."""
+        """The enriched leads, in input order.
+
+        Examples:
+            >>> best = max(result.leads, key=lambda lead: lead.enrichment.opportunity_score)  # doctest: +SKIP
+        """
         return [o.lead for o in self.outcomes if o.lead is not None]
 
     @property
     def errors(self) -> list[BulkOutcome]:
-        """The outcomes that failed or were skipped."""
+        """The outcomes that failed or were skipped.
+
+        Examples:
+            >>> for outcome in result.errors:  # doctest: +SKIP
+            ...     print(outcome.index, outcome.status, outcome.error)
+            7 failed invalid lead: domain: Field required
+        """
         return [o for o in self.outcomes if o.error is not None]
 
     def to_records(self) -> list[dict[str, Any]]:
@@ -114,6 +168,11 @@ class BulkResult:
         Nested objects become `parent_child` columns; lists of strings are joined with
         "; " and lists of objects (the buying committee) become JSON, so the records
         write straight to CSV.
+
+        Examples:
+            >>> first = result.to_records()[0]  # doctest: +SKIP
+            >>> first["input_company"], first["status"], first["opportunity_score"]  # doctest: +SKIP
+            ('Acme', 'enriched', 72)
         """
         return [_record(outcome) for outcome in self.outcomes]
 
@@ -122,6 +181,9 @@ class BulkResult:
 
         Raises:
             ImportError: pandas is not installed (`pip install pandas`).
+
+        Examples:
+            >>> result.to_pandas()[["input_company", "status", "opportunity_score"]]  # doctest: +SKIP
         """
         try:
             # Through import_module: pandas is optional and its types are not ours to need.

@@ -28,6 +28,7 @@ from .progress import ProgressOption, Reporter, reporter
 from .results import BulkOutcome
 
 if TYPE_CHECKING:
+    import asyncio
     import os
 
 __all__ = ["Strategy", "arun", "prepare", "run"]
@@ -72,6 +73,21 @@ def prepare(
     return Run(Plan(items, resume, max_credits, store), store, concurrency, progress)
 
 
+# 429s are waited out, since they are refused before any work and never charged, but not
+# forever: a service that answers nothing else (a throttled key, a proxy) would hold the
+# run for good. Each round already includes the client's own retries.
+_RATE_LIMITED_ROUNDS = 10
+
+
+def _rate_limited(plan: Plan, item: Item, error: RateLimitError, rounds: int) -> BulkOutcome | None:
+    """The lead's outcome once it met 429s round after round (and stop starting others),
+    or None to wait and send it again."""
+    if rounds < _RATE_LIMITED_ROUNDS:
+        return None
+    plan.stop(LeadEnrichError(f"not started: the service kept answering 429 ({error})"))
+    return plan.failed(item, error)
+
+
 def _rate_limit_pause(error: RateLimitError) -> float:
     base = error.retry_after if error.retry_after is not None else UPSTREAM_FULL_BACKOFF
     return max(base, 0.0) + random.uniform(0.0, 0.5)
@@ -94,11 +110,15 @@ def run(
 
     def attempt(item: Item) -> BulkOutcome:
         assert item.lead is not None
+        rounds = 0
         while True:
             sent = datetime.now(timezone.utc)
             try:
                 lead = enrich(item.lead)
             except RateLimitError as exc:
+                rounds += 1
+                if (outcome := _rate_limited(plan, item, exc, rounds)) is not None:
+                    return outcome
                 _clock.sleep(_rate_limit_pause(exc))
                 continue
             except LeadEnrichError as exc:
@@ -187,11 +207,15 @@ async def arun(
 
     async def attempt(item: Item) -> BulkOutcome:
         assert item.lead is not None
+        rounds = 0
         while True:
             sent = datetime.now(timezone.utc)
             try:
                 lead = await enrich(item.lead)
             except RateLimitError as exc:
+                rounds += 1
+                if (outcome := _rate_limited(plan, item, exc, rounds)) is not None:
+                    return outcome
                 await _clock.async_sleep(_rate_limit_pause(exc))
                 continue
             except LeadEnrichError as exc:
@@ -226,14 +250,39 @@ async def arun(
                 outcome = task.result()
                 report.update(outcome)
                 yield outcome
-    finally:
-        plan.stop(LeadEnrichError("not started: the run was cancelled"))
-        # Cancelled leads stay "started" in the checkpoint: a resumed run looks them up
-        # among the stored leads before sending them again.
-        for task in running:
-            task.cancel()
+    except asyncio.CancelledError:
         if running:
-            await asyncio.gather(*running, return_exceptions=True)
+            print(
+                f"leadenrich: finishing {len(running)} enrichment(s) already started; cancel again to abandon them",
+                file=sys.stderr,
+            )
+        raise
+    finally:
+        plan.stop(LeadEnrichError("not started: the run was stopped"))
+        await _finish(running)
         report.close()
         if run_.checkpoint is not None:
             run_.checkpoint.close()
+
+
+async def _finish(running: set[asyncio.Task[BulkOutcome]]) -> None:
+    """Wait for the leads in flight when a run stops (cancelled, or no longer iterated).
+
+    Their requests were sent, so the service may be enriching and charging them whatever
+    the client does. Cancelling them would only lose the answer: a run resumed before
+    the service finished would not find them among the stored leads and would send them
+    again, charging twice. Finished, they are written to the checkpoint. A second
+    cancellation abandons them; they then stay "started" in the checkpoint, and a
+    resumed run looks them up before sending them again.
+    """
+    import asyncio
+
+    if not running:
+        return
+    try:
+        await asyncio.shield(asyncio.gather(*running, return_exceptions=True))
+    except asyncio.CancelledError:
+        for task in running:
+            task.cancel()
+        await asyncio.gather(*running, return_exceptions=True)
+        raise

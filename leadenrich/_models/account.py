@@ -12,7 +12,13 @@ __all__ = ["ApiCalls", "Health", "MobileCredits", "MonthlyLeads", "UsageOut"]
 
 
 class MonthlyLeads(ResponseModel):
-    """The monthly enrichment quota and what was used of it."""
+    """The monthly enrichment quota and what was used of it.
+
+    Examples:
+        >>> quota = client.usage().monthly_leads  # doctest: +SKIP
+        >>> None if quota.effective_limit is None else quota.effective_limit - quota.used  # doctest: +SKIP
+        988
+    """
 
     included: int | None = Field(description="Leads included in the plan this month; null when unlimited.")
     credits_added: int = Field(description="Leads added by credit packs.")
@@ -21,7 +27,12 @@ class MonthlyLeads(ResponseModel):
 
 
 class MobileCredits(ResponseModel):
-    """The mobile-lookup credit pool."""
+    """The mobile-lookup credit pool.
+
+    Examples:
+        >>> client.usage().mobile_credits.balance  # doctest: +SKIP
+        99
+    """
 
     purchased: int = Field(description="Mobile credits bought.")
     used: int = Field(description="Mobile credits spent on settled lookups.")
@@ -29,7 +40,13 @@ class MobileCredits(ResponseModel):
 
 
 class ApiCalls(ResponseModel):
-    """API requests counted this month."""
+    """API requests counted this month.
+
+    Examples:
+        >>> calls = client.usage().api_calls_this_month  # doctest: +SKIP
+        >>> calls.this_key, calls.total  # doctest: +SKIP
+        (12, 40)
+    """
 
     total: int = Field(description="Requests by every key of the account.")
     this_key: int = Field(description="Requests by the key making this call.")
@@ -38,7 +55,7 @@ class ApiCalls(ResponseModel):
 class UsageOut(ResponseModel):
     """Quota, credit balances and request counts of the current month.
 
-    Example:
+    Examples:
         >>> usage = client.usage()  # doctest: +SKIP
         >>> usage.monthly_leads.used, usage.mobile_credits.balance  # doctest: +SKIP
         (12, 50)
@@ -52,7 +69,16 @@ class UsageOut(ResponseModel):
 
 class Health(ResponseModel):
     """The answer of the liveness check. The spec does not show its body: whatever the
-    service sends is kept, and a bare string becomes `status`."""
+    service sends is kept, and a bare string becomes `status`.
+
+    Examples:
+        >>> client.health().status  # doctest: +SKIP
+        'ok'
+        >>> Health.model_validate({"status": "ok", "version": "1.0.0"}).version
+        '1.0.0'
+        >>> Health.model_validate("ok").status
+        'ok'
+    """
 
     status: str | None = Field(
         default=None, description="The service's own word for its state, such as `ok`."

@@ -18,7 +18,7 @@ JOB_TERMINAL_STATUSES: Final = frozenset({"done", "failed"})
 class EnrichJobCreated(ResponseModel):
     """The answer to an asynchronous enrich request (HTTP 202).
 
-    Example:
+    Examples:
         >>> job = client.leads.enrich({"company": "Acme", "domain": "acme.com"})  # doctest: +SKIP
         >>> job.status  # doctest: +SKIP
         'queued'
@@ -33,6 +33,11 @@ class JobOut(ResponseModel):
 
     `status` is one of `queued`, `running`, `done` or `failed`; a status the SDK does not
     know yet is kept as a plain string rather than rejected.
+
+    Examples:
+        >>> job = client.jobs.get(created.job_id)  # doctest: +SKIP
+        >>> job.result.enrichment.opportunity_score if job.status == "done" else job.status  # doctest: +SKIP
+        72
     """
 
     job_id: str = Field(description="The job's identifier.")
@@ -49,7 +54,12 @@ class JobOut(ResponseModel):
 
     @property
     def is_terminal(self) -> bool:
-        """True once the job is `done` or `failed` and will not change again."""
+        """True once the job is `done` or `failed` and will not change again.
+
+        Examples:
+            >>> JobOut(job_id="job_1", status="running").is_terminal
+            False
+        """
         return self.status in JOB_TERMINAL_STATUSES
 
 
@@ -58,6 +68,12 @@ class JobCompletedEvent(ResponseModel):
 
     Parse one with [`parse_event`][leadenrich.webhooks.parse_event]. Payloads are not
     signed yet: confirm with `jobs.get(event.job_id)` before acting on one.
+
+    Examples:
+        >>> event = parse_event(request_body)  # doctest: +SKIP
+        >>> job = client.jobs.get(event.job_id)  # doctest: +SKIP
+        >>> job.result.id if job.status == "done" else job.error  # doctest: +SKIP
+        'ld_123'
     """
 
     job_id: str = Field(description="The job that finished.")

@@ -28,7 +28,7 @@ __all__ = [
 class LeadIn(RequestModel):
     """The lead to enrich. `company` and `domain` are required.
 
-    Example:
+    Examples:
         >>> LeadIn(company="Acme", domain="acme.com", name="Ada Lovelace", email="ada@acme.com")
         LeadIn(name='Ada Lovelace', email='ada@acme.com', title=None, company='Acme', domain='acme.com', linkedin_url=None)
     """
@@ -73,7 +73,13 @@ class _LeadEcho(LeadIn):
 
 
 class CompanyOverview(ResponseModel):
-    """Firmographics of the lead's company."""
+    """Firmographics of the lead's company.
+
+    Examples:
+        >>> overview = lead.enrichment.company_overview  # doctest: +SKIP
+        >>> overview.industry, overview.company_size  # doctest: +SKIP
+        ('Software', '51-200')
+    """
 
     company_size: str | None = Field(default=None, description="Bucketed headcount, such as `51-200`.")
     industry: str | None = Field(default=None, description="Primary industry classification.")
@@ -81,7 +87,12 @@ class CompanyOverview(ResponseModel):
 
 
 class TechStack(ResponseModel):
-    """Technologies the company is known to use, by category."""
+    """Technologies the company is known to use, by category.
+
+    Examples:
+        >>> lead.enrichment.tech_stack.cloud  # doctest: +SKIP
+        ['AWS']
+    """
 
     cloud: list[str] = Field(default_factory=list[str], description="Cloud providers and platforms.")
     crm: list[str] = Field(default_factory=list[str], description="CRM and sales tools.")
@@ -93,7 +104,12 @@ class TechStack(ResponseModel):
 
 
 class IntentSignals(ResponseModel):
-    """Signals that the company may be in a buying cycle."""
+    """Signals that the company may be in a buying cycle.
+
+    Examples:
+        >>> lead.enrichment.intent_signals.hiring_signals  # doctest: +SKIP
+        ['Hiring Site Reliability Engineers']
+    """
 
     hiring_signals: list[str] = Field(default_factory=list[str], description="Recent hires or open roles.")
     recent_news: list[str] = Field(
@@ -106,7 +122,13 @@ class IntentSignals(ResponseModel):
 
 
 class BuyingCommitteeMember(ResponseModel):
-    """One person involved in the buying decision."""
+    """One person involved in the buying decision.
+
+    Examples:
+        >>> for member in lead.enrichment.buying_committee:  # doctest: +SKIP
+        ...     print(member.name, member.title, member.role)
+        Daniel Walsh Chief Financial Officer economic buyer
+    """
 
     name: str | None = Field(default=None, description="Full name.")
     title: str | None = Field(default=None, description="Job title.")
@@ -118,7 +140,12 @@ class BuyingCommitteeMember(ResponseModel):
 
 
 class EngagementPlaybook(ResponseModel):
-    """How and when to approach the lead."""
+    """How and when to approach the lead.
+
+    Examples:
+        >>> lead.enrichment.engagement_playbook.opening_line  # doctest: +SKIP
+        'Hi Ada, teams at Acme often tell us unplanned downtime slows them down.'
+    """
 
     timing: str | None = Field(default=None, description="When to reach out.")
     opening_line: str | None = Field(default=None, description="A suggested first sentence.")
@@ -127,7 +154,13 @@ class EngagementPlaybook(ResponseModel):
 
 
 class Enrichment(ResponseModel):
-    """The structured enrichment record of a lead."""
+    """The structured enrichment record of a lead.
+
+    Examples:
+        >>> record = client.leads.enrich_sync({"company": "Acme", "domain": "acme.com"}).enrichment  # doctest: +SKIP
+        >>> record.opportunity_score, record.tags  # doctest: +SKIP
+        (72, ['industry:software', 'segment:smb'])
+    """
 
     company_overview: CompanyOverview = Field(description="Size, industry and a summary.")
     tech_stack: TechStack = Field(description="Technologies by category.")
@@ -148,7 +181,7 @@ class Enrichment(ResponseModel):
 class LeadOut(ResponseModel):
     """An enriched lead, as stored by the service.
 
-    Example:
+    Examples:
         >>> lead = client.leads.enrich_sync({"company": "Acme", "domain": "acme.com"})  # doctest: +SKIP
         >>> lead.enrichment.opportunity_score  # doctest: +SKIP
         72
@@ -181,7 +214,7 @@ class LeadPage(ResponseModel):
     `items`, `leads`, `data` or `results`; other keys of that object (a total, say) are
     kept as extra attributes.
 
-    Example:
+    Examples:
         >>> page = client.leads.list(limit=20)  # doctest: +SKIP
         >>> [lead.id for lead in page]  # doctest: +SKIP
     """
@@ -215,6 +248,11 @@ class LeadDeleted(ResponseModel):
 
     The spec does not show this body, so every field is optional and whatever the service
     sends is kept. `id` is filled with the deleted lead's id when the body does not carry it.
+
+    Examples:
+        >>> deleted = client.leads.delete("ld_123")  # doctest: +SKIP
+        >>> deleted.id, deleted.deleted  # doctest: +SKIP
+        ('ld_123', True)
     """
 
     id: str | None = Field(default=None, description="The id of the deleted lead.")

@@ -50,18 +50,29 @@ class EmailFindIn(_PersonQuery):
     Valid input is `linkedin_url` alone, or `first_name` + `last_name` + (`company_name`
     or `domain`).
 
-    Example:
+    Examples:
         >>> EmailFindIn(first_name="Ada", last_name="Lovelace", domain="acme.com").domain
         'acme.com'
     """
 
 
 class MobileFindIn(_PersonQuery):
-    """Who to look up a mobile number for; same rule as [`EmailFindIn`][leadenrich.EmailFindIn]."""
+    """Who to look up a mobile number for; same rule as [`EmailFindIn`][leadenrich.EmailFindIn].
+
+    Examples:
+        >>> MobileFindIn(linkedin_url="https://www.linkedin.com/in/ada-lovelace").linkedin_url
+        'https://www.linkedin.com/in/ada-lovelace'
+    """
 
 
 class EmailFindOut(ResponseModel):
-    """The result of an email search: `found` (one credit charged) or `not_found` (free)."""
+    """The result of an email search: `found` (one credit charged) or `not_found` (free).
+
+    Examples:
+        >>> result = client.email.find(first_name="Ada", last_name="Lovelace", domain="acme.com")  # doctest: +SKIP
+        >>> result.email if result.found else result.state  # doctest: +SKIP
+        'ada.lovelace@acme.com'
+    """
 
     state: str = Field(description="`found` on a hit, `not_found` on a miss (no credit charged on a miss).")
     email: str | None = Field(default=None, description="The work email, on a hit.")
@@ -75,12 +86,23 @@ class EmailFindOut(ResponseModel):
 
     @property
     def found(self) -> bool:
-        """True on a hit."""
+        """True on a hit.
+
+        Examples:
+            >>> EmailFindOut(state="not_found").found
+            False
+        """
         return self.state == "found"
 
 
 class MobileFindOut(ResponseModel):
-    """A mobile lookup: `pending`, then `settled` (number found, charged) or `refunded` (free)."""
+    """A mobile lookup: `pending`, then `settled` (number found, charged) or `refunded` (free).
+
+    Examples:
+        >>> lookup = client.mobile.find_and_wait(linkedin_url="https://linkedin.com/in/ada")  # doctest: +SKIP
+        >>> lookup.mobile if lookup.state == "settled" else None  # doctest: +SKIP
+        '+14155550123'
+    """
 
     lookup_id: str = Field(description="Poll it with `mobile.get` or `mobile.wait`.")
     state: str = Field(
@@ -92,5 +114,10 @@ class MobileFindOut(ResponseModel):
 
     @property
     def is_terminal(self) -> bool:
-        """True once the lookup is `settled` or `refunded`."""
+        """True once the lookup is `settled` or `refunded`.
+
+        Examples:
+            >>> MobileFindOut(lookup_id="mob_1", state="pending").is_terminal
+            False
+        """
         return self.state in MOBILE_TERMINAL_STATES

@@ -12,7 +12,7 @@ __all__ = ["ValidationErrorItem"]
 class ValidationErrorItem(ResponseModel):
     """One entry of a 422 body's ``detail`` array (the spec's ValidationError).
 
-    Example:
+    Examples:
         >>> item = ValidationErrorItem(loc=["body", "lead", "domain"], msg="Field required", type="missing")
         >>> ".".join(str(part) for part in item.loc)
         'body.lead.domain'

@@ -10,7 +10,12 @@ __all__ = ["AsyncEmail", "Email"]
 
 
 class Email:
-    """Find work emails: `client.email`."""
+    """Find work emails: `client.email`.
+
+    Examples:
+        >>> client.email.find(linkedin_url="https://www.linkedin.com/in/ada").state  # doctest: +SKIP
+        'found'
+    """
 
     def __init__(self, send: SyncSend) -> None:
         self._send = send
@@ -29,7 +34,7 @@ class Email:
         Pass `linkedin_url` alone, or `first_name` + `last_name` + (`company_name` or
         `domain`); any other combination raises InvalidRequestError before sending.
 
-        Example:
+        Examples:
             >>> result = client.email.find(first_name="Ada", last_name="Lovelace", domain="acme.com")  # doctest: +SKIP
             >>> result.email if result.found else "no email"  # doctest: +SKIP
             'ada.lovelace@acme.com'
@@ -46,7 +51,11 @@ class Email:
 
 
 class AsyncEmail:
-    """Find work emails: `client.email` of the async client."""
+    """Find work emails: `client.email` of the async client.
+
+    Examples:
+        >>> result = await client.email.find(linkedin_url="https://www.linkedin.com/in/ada")  # doctest: +SKIP
+    """
 
     def __init__(self, send: AsyncSend) -> None:
         self._send = send
@@ -62,7 +71,7 @@ class AsyncEmail:
     ) -> EmailFindOut:
         """Find a person's work email; see [`Email.find`][leadenrich._resources.email.Email.find].
 
-        Example:
+        Examples:
             >>> result = await client.email.find(linkedin_url="https://linkedin.com/in/ada")  # doctest: +SKIP
         """
         return await self._send(

@@ -13,7 +13,13 @@ __all__ = ["AsyncJobs", "Jobs"]
 
 
 class Jobs:
-    """Read enrichment jobs: `client.jobs`."""
+    """Read enrichment jobs: `client.jobs`.
+
+    Examples:
+        >>> created = client.leads.enrich({"company": "Acme", "domain": "acme.com"})  # doctest: +SKIP
+        >>> client.jobs.wait(created.job_id).status  # doctest: +SKIP
+        'done'
+    """
 
     def __init__(self, send: SyncSend) -> None:
         self._send = send
@@ -21,7 +27,7 @@ class Jobs:
     def get(self, job_id: str) -> JobOut:
         """The current state of a job: `queued`, `running`, `done` (with `result`) or `failed`.
 
-        Example:
+        Examples:
             >>> job = client.jobs.get("job_123")  # doctest: +SKIP
             >>> job.status, job.result is not None  # doctest: +SKIP
             ('done', True)
@@ -43,7 +49,7 @@ class Jobs:
         PollTimeoutError, whose `.last` is the last JobOut seen. A failed job is returned,
         not raised: check `job.status` (or use `leads.enrich_and_wait`).
 
-        Example:
+        Examples:
             >>> job = client.jobs.wait(created.job_id, timeout=120)  # doctest: +SKIP
             >>> job.result.enrichment.opportunity_score if job.status == "done" else job.error  # doctest: +SKIP
         """
@@ -53,7 +59,11 @@ class Jobs:
 
 
 class AsyncJobs:
-    """Read enrichment jobs: `client.jobs` of the async client."""
+    """Read enrichment jobs: `client.jobs` of the async client.
+
+    Examples:
+        >>> job = await client.jobs.wait(created.job_id)  # doctest: +SKIP
+    """
 
     def __init__(self, send: AsyncSend) -> None:
         self._send = send
@@ -61,7 +71,7 @@ class AsyncJobs:
     async def get(self, job_id: str) -> JobOut:
         """The current state of a job.
 
-        Example:
+        Examples:
             >>> job = await client.jobs.get("job_123")  # doctest: +SKIP
         """
         return await self._send(_endpoints.get_job(job_id))
@@ -78,7 +88,7 @@ class AsyncJobs:
 
         Cancelling the awaiting task stops the polling at once.
 
-        Example:
+        Examples:
             >>> job = await client.jobs.wait(created.job_id)  # doctest: +SKIP
         """
         waiter = Waiter[JobOut](f"enrichment job {job_id}", Deadline(timeout), poll_interval, on_progress)

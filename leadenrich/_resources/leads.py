@@ -22,7 +22,13 @@ __all__ = ["AsyncLeads", "Leads"]
 
 
 class Leads:
-    """Enrich and manage leads: `client.leads`."""
+    """Enrich and manage leads: `client.leads`.
+
+    Examples:
+        >>> lead = client.leads.enrich_sync({"company": "Acme", "domain": "acme.com"})  # doctest: +SKIP
+        >>> client.leads.get(lead.id).input.company  # doctest: +SKIP
+        'Acme'
+    """
 
     def __init__(self, send: SyncSend, slot: SyncSlot, durations: JobDurations) -> None:
         self._send = send
@@ -36,7 +42,7 @@ class Leads:
         is already known: the existing record is returned, marked `deduped`). With
         `callback_url`, the service POSTs the finished job there once.
 
-        Example:
+        Examples:
             >>> job = client.leads.enrich({"company": "Acme", "domain": "acme.com"})  # doctest: +SKIP
             >>> client.jobs.get(job.job_id).status  # doctest: +SKIP
             'running'
@@ -50,7 +56,7 @@ class Leads:
         request open for about 90 s. It is never re-sent after it may have reached the
         service, so it cannot be charged twice.
 
-        Example:
+        Examples:
             >>> lead = client.leads.enrich_sync({"company": "Acme", "domain": "acme.com"})  # doctest: +SKIP
             >>> lead.enrichment.company_overview.industry  # doctest: +SKIP
             'Software'
@@ -77,7 +83,7 @@ class Leads:
             PollTimeoutError: The deadline passed; `.last` is the last JobOut seen (its
                 job goes on, and `jobs.wait(.last.job_id)` picks it up again).
 
-        Example:
+        Examples:
             >>> lead = client.leads.enrich_and_wait({"company": "Acme", "domain": "acme.com"})  # doctest: +SKIP
             >>> lead.enrichment.tags  # doctest: +SKIP
             ['mid-market', 'manufacturing']
@@ -111,7 +117,7 @@ class Leads:
         Stopping the iteration early lets the leads already started finish (they are paid
         for) and writes them to the checkpoint.
 
-        Example:
+        Examples:
             >>> for outcome in client.leads.enrich_iter(rows, checkpoint="run.jsonl"):  # doctest: +SKIP
             ...     print(outcome.index, outcome.status)
         """
@@ -166,7 +172,7 @@ class Leads:
             strategy: `sync` (default: one blocking request per lead, the fastest by the
                 benchmarks) or `async` (create a job, then poll it).
 
-        Example:
+        Examples:
             >>> result = client.leads.enrich_many(  # doctest: +SKIP
             ...     [{"company": "Acme", "domain": "acme.com"}, {"company": "Globex", "domain": "globex.com"}],
             ...     checkpoint="leads.jsonl",
@@ -191,7 +197,7 @@ class Leads:
     def list(self, *, limit: int = 50, skip: int = 0) -> LeadPage:
         """One page of stored leads: `limit` is the page size, not a total.
 
-        Example:
+        Examples:
             >>> page = client.leads.list(limit=20, skip=40)  # doctest: +SKIP
             >>> for lead in page:  # doctest: +SKIP
             ...     print(lead.id, lead.input.company)
@@ -201,7 +207,7 @@ class Leads:
     def iter(self, *, page_size: int = 50) -> Iterator[LeadOut]:
         """Every stored lead, fetching pages of `page_size` as the iteration goes.
 
-        Example:
+        Examples:
             >>> for lead in client.leads.iter():  # doctest: +SKIP
             ...     print(lead.id)
         """
@@ -217,7 +223,7 @@ class Leads:
     def get(self, lead_id: str) -> LeadOut:
         """A stored lead by id; NotFoundError when it does not exist or is another account's.
 
-        Example:
+        Examples:
             >>> client.leads.get("ld_123").input.company  # doctest: +SKIP
             'Acme'
         """
@@ -226,7 +232,7 @@ class Leads:
     def delete(self, lead_id: str) -> LeadDeleted:
         """Delete a stored lead.
 
-        Example:
+        Examples:
             >>> client.leads.delete("ld_123").id  # doctest: +SKIP
             'ld_123'
         """
@@ -235,7 +241,7 @@ class Leads:
     def re_enrich(self, lead_id: str) -> LeadOut:
         """Enrich a stored lead again and return the fresh record (an enrichment run).
 
-        Example:
+        Examples:
             >>> client.leads.re_enrich("ld_123").enrichment.opportunity_score  # doctest: +SKIP
             64
         """
@@ -243,7 +249,11 @@ class Leads:
 
 
 class AsyncLeads:
-    """Enrich and manage leads: `client.leads` of the async client."""
+    """Enrich and manage leads: `client.leads` of the async client.
+
+    Examples:
+        >>> lead = await client.leads.enrich_sync({"company": "Acme", "domain": "acme.com"})  # doctest: +SKIP
+    """
 
     def __init__(self, send: AsyncSend, slot: AsyncSlot, durations: JobDurations) -> None:
         self._send = send
@@ -253,7 +263,7 @@ class AsyncLeads:
     async def enrich(self, lead: LeadLike, *, callback_url: str | None = None) -> EnrichJobCreated:
         """Start an asynchronous enrichment; see [`Leads.enrich`][leadenrich._resources.leads.Leads.enrich].
 
-        Example:
+        Examples:
             >>> job = await client.leads.enrich({"company": "Acme", "domain": "acme.com"})  # doctest: +SKIP
         """
         return await self._send(_endpoints.enrich(lead, callback_url))
@@ -261,7 +271,7 @@ class AsyncLeads:
     async def enrich_sync(self, lead: LeadLike) -> LeadOut:
         """Enrich a lead in one request; see [`Leads.enrich_sync`][leadenrich._resources.leads.Leads.enrich_sync].
 
-        Example:
+        Examples:
             >>> lead = await client.leads.enrich_sync({"company": "Acme", "domain": "acme.com"})  # doctest: +SKIP
         """
         return await self._send(_endpoints.enrich_sync(lead))
@@ -276,7 +286,7 @@ class AsyncLeads:
     ) -> LeadOut:
         """Start an enrichment and poll it to the end; see [`Leads.enrich_and_wait`][leadenrich._resources.leads.Leads.enrich_and_wait].
 
-        Example:
+        Examples:
             >>> lead = await client.leads.enrich_and_wait({"company": "Acme", "domain": "acme.com"})  # doctest: +SKIP
         """
         waiter = Waiter[JobOut]("enrichment job", Deadline(timeout), poll_interval, on_progress)
@@ -304,10 +314,12 @@ class AsyncLeads:
     ) -> AsyncIterator[BulkOutcome]:
         """Enrich many leads, yielding outcomes as they complete; see [`Leads.enrich_many`][leadenrich._resources.leads.Leads.enrich_many].
 
-        Cancelling the consuming task cancels the leads in flight; they stay marked as
-        started in the checkpoint, and a resumed run looks them up before sending them again.
+        Cancelling the consuming task (or stopping the iteration) starts no new lead and
+        lets the leads in flight finish, since the service enriches and charges them
+        anyway, so they reach the checkpoint; cancelling again abandons them, and a
+        resumed run then looks them up before sending them again.
 
-        Example:
+        Examples:
             >>> async for outcome in client.leads.enrich_iter(rows):  # doctest: +SKIP
             ...     print(outcome.index, outcome.status)
         """
@@ -344,7 +356,7 @@ class AsyncLeads:
 
         Works with a plain `await` in a Jupyter notebook.
 
-        Example:
+        Examples:
             >>> result = await client.leads.enrich_many(rows, checkpoint="leads.jsonl")  # doctest: +SKIP
         """
         outcomes = self.enrich_iter(
@@ -361,7 +373,7 @@ class AsyncLeads:
     async def list(self, *, limit: int = 50, skip: int = 0) -> LeadPage:
         """One page of stored leads: `limit` is the page size, not a total.
 
-        Example:
+        Examples:
             >>> page = await client.leads.list(limit=20)  # doctest: +SKIP
         """
         return await self._send(_endpoints.list_leads(limit, skip))
@@ -369,7 +381,7 @@ class AsyncLeads:
     def iter(self, *, page_size: int = 50) -> AsyncIterator[LeadOut]:
         """Every stored lead, page after page.
 
-        Example:
+        Examples:
             >>> async for lead in client.leads.iter():  # doctest: +SKIP
             ...     print(lead.id)
         """
@@ -386,7 +398,7 @@ class AsyncLeads:
     async def get(self, lead_id: str) -> LeadOut:
         """A stored lead by id.
 
-        Example:
+        Examples:
             >>> lead = await client.leads.get("ld_123")  # doctest: +SKIP
         """
         return await self._send(_endpoints.get_lead(lead_id))
@@ -394,7 +406,7 @@ class AsyncLeads:
     async def delete(self, lead_id: str) -> LeadDeleted:
         """Delete a stored lead.
 
-        Example:
+        Examples:
             >>> await client.leads.delete("ld_123")  # doctest: +SKIP
         """
         return await self._send(_endpoints.delete_lead(lead_id))
@@ -402,7 +414,7 @@ class AsyncLeads:
     async def re_enrich(self, lead_id: str) -> LeadOut:
         """Enrich a stored lead again (an enrichment run).
 
-        Example:
+        Examples:
             >>> lead = await client.leads.re_enrich("ld_123")  # doctest: +SKIP
         """
         return await self._send(_endpoints.re_enrich(lead_id))

@@ -13,7 +13,12 @@ __all__ = ["AsyncMobile", "Mobile"]
 
 
 class Mobile:
-    """Look up mobile numbers: `client.mobile`."""
+    """Look up mobile numbers: `client.mobile`.
+
+    Examples:
+        >>> client.mobile.find_and_wait(linkedin_url="https://www.linkedin.com/in/ada").state  # doctest: +SKIP
+        'settled'
+    """
 
     def __init__(self, send: SyncSend) -> None:
         self._send = send
@@ -32,7 +37,7 @@ class Mobile:
         Same keyword rule as `email.find`. Charged one mobile credit only when the lookup
         settles with a number.
 
-        Example:
+        Examples:
             >>> lookup = client.mobile.find(linkedin_url="https://linkedin.com/in/ada")  # doctest: +SKIP
             >>> lookup.state  # doctest: +SKIP
             'pending'
@@ -50,7 +55,7 @@ class Mobile:
     def get(self, lookup_id: str) -> MobileFindOut:
         """The current state of a lookup: `pending`, `settled` (with `mobile`) or `refunded`.
 
-        Example:
+        Examples:
             >>> client.mobile.get("mob_123").mobile  # doctest: +SKIP
             '+14155550123'
         """
@@ -69,7 +74,7 @@ class Mobile:
         Same schedule and deadline rules as [`Jobs.wait`][leadenrich._resources.jobs.Jobs.wait]
         (300 s by default); past the deadline raises PollTimeoutError with `.last`.
 
-        Example:
+        Examples:
             >>> lookup = client.mobile.wait(pending.lookup_id)  # doctest: +SKIP
             >>> lookup.mobile if lookup.state == "settled" else "no number"  # doctest: +SKIP
         """
@@ -89,7 +94,7 @@ class Mobile:
     ) -> MobileFindOut:
         """Start a lookup and wait for it to settle or be refunded.
 
-        Example:
+        Examples:
             >>> lookup = client.mobile.find_and_wait(linkedin_url="https://linkedin.com/in/ada")  # doctest: +SKIP
             >>> lookup.state  # doctest: +SKIP
             'settled'
@@ -122,7 +127,11 @@ def _waiter(
 
 
 class AsyncMobile:
-    """Look up mobile numbers: `client.mobile` of the async client."""
+    """Look up mobile numbers: `client.mobile` of the async client.
+
+    Examples:
+        >>> lookup = await client.mobile.find_and_wait(linkedin_url="https://www.linkedin.com/in/ada")  # doctest: +SKIP
+    """
 
     def __init__(self, send: AsyncSend) -> None:
         self._send = send
@@ -138,7 +147,7 @@ class AsyncMobile:
     ) -> MobileFindOut:
         """Start a mobile lookup; see [`Mobile.find`][leadenrich._resources.mobile.Mobile.find].
 
-        Example:
+        Examples:
             >>> lookup = await client.mobile.find(linkedin_url="https://linkedin.com/in/ada")  # doctest: +SKIP
         """
         return await self._send(
@@ -154,7 +163,7 @@ class AsyncMobile:
     async def get(self, lookup_id: str) -> MobileFindOut:
         """The current state of a lookup.
 
-        Example:
+        Examples:
             >>> lookup = await client.mobile.get("mob_123")  # doctest: +SKIP
         """
         return await self._send(_endpoints.get_mobile(lookup_id))
@@ -169,7 +178,7 @@ class AsyncMobile:
     ) -> MobileFindOut:
         """Poll a lookup until it is `settled` or `refunded`; see [`Mobile.wait`][leadenrich._resources.mobile.Mobile.wait].
 
-        Example:
+        Examples:
             >>> lookup = await client.mobile.wait(pending.lookup_id)  # doctest: +SKIP
         """
         return await self._wait(lookup_id, _waiter(lookup_id, timeout, poll_interval, on_progress))
@@ -188,7 +197,7 @@ class AsyncMobile:
     ) -> MobileFindOut:
         """Start a lookup and wait for it to settle or be refunded.
 
-        Example:
+        Examples:
             >>> lookup = await client.mobile.find_and_wait(linkedin_url="https://linkedin.com/in/ada")  # doctest: +SKIP
         """
         waiter = _waiter("", timeout, poll_interval, on_progress)

@@ -28,6 +28,7 @@ from .._models import (
     UsageOut,
 )
 from .._models.leads import EnrichRequest
+from ._faults import FaultPlan, applies, faults_enabled, serve_with_faults
 from ._records import ApiError, Caller
 from ._runtime import Runtime
 from ._state import FakeState
@@ -268,7 +269,8 @@ async def _on_validation_error(request: Request, exc: Exception) -> Response:
 
 
 class _ServerApp:
-    """One server's face of the shared app: its runtime, its request log, its lifespan.
+    """One server's face of the shared app: its runtime, its request log, its faults, its
+    lifespan.
 
     Recording at response start (not after the body) means a client that has its answer
     always finds the request in `server.state.requests()`.
@@ -277,6 +279,8 @@ class _ServerApp:
     def __init__(self, app: FastAPI, runtime: Runtime) -> None:
         self.app = app
         self.runtime = runtime
+        settings = runtime.state.settings
+        self.faults = FaultPlan(settings) if faults_enabled(settings) else None
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] == "lifespan":
@@ -291,19 +295,28 @@ class _ServerApp:
         method, path = cast("str", scope["method"]), cast("str", scope["path"])
         recorded = False
 
-        async def send_and_record(message: Message) -> None:
-            nonlocal recorded
-            if message["type"] == "http.response.start" and not recorded:
-                recorded = True
-                state.record_request(token, method, path, cast("int", message["status"]))
-            await send(message)
+        def recording(outgoing: Send) -> Send:
+            async def send_and_record(message: Message) -> None:
+                nonlocal recorded
+                if message["type"] == "http.response.start" and not recorded:
+                    recorded = True
+                    state.record_request(token, method, path, cast("int", message["status"]))
+                await outgoing(message)
 
+            return send_and_record
+
+        state.record_serving(1)
         try:
-            await self.app(scope, receive, send_and_record)
+            if self.faults is not None and applies(path):
+                await serve_with_faults(self.app, self.faults, state, scope, receive, send, recording, token)
+            else:
+                await self.app(scope, receive, recording(send))
         except Exception:
             if not recorded:
                 state.record_request(token, method, path, 500)
             raise
+        finally:
+            state.record_serving(-1)
 
     async def _lifespan(self, receive: Receive, send: Send) -> None:
         # The shared FastAPI app has no startup or shutdown work; this server's runtime has.

@@ -9,9 +9,21 @@ from typing import Any, Literal
 
 from .._models import LeadIn
 
-__all__ = ["ApiError", "CallbackDelivery", "Caller", "Charge", "ChargeKind", "RequestRecord", "Run", "utcnow"]
+__all__ = [
+    "ApiError",
+    "CallbackDelivery",
+    "Caller",
+    "Charge",
+    "ChargeKind",
+    "FaultKind",
+    "FaultRecord",
+    "RequestRecord",
+    "Run",
+    "utcnow",
+]
 
 ChargeKind = Literal["enrichment", "email", "mobile"]
+FaultKind = Literal["server_error", "drop_before", "drop_after", "slow", "malformed", "upstream_full"]
 
 
 def utcnow() -> datetime:
@@ -37,6 +49,20 @@ class RequestRecord:
     status_code: int
     key: str | None
     """The bearer token presented (known or not); None when there was none."""
+    at: datetime
+
+
+@dataclass(frozen=True)
+class FaultRecord:
+    """One fault the server injected (see the fault settings of FakeSettings)."""
+
+    kind: FaultKind
+    method: str
+    path: str
+    key: str | None
+    """The bearer token the request carried, or None."""
+    detail: str
+    """What exactly: `503 html`, `truncated`, `1 s late`..."""
     at: datetime
 
 

@@ -109,7 +109,13 @@ class FakeServer:
 
         # Sync enrichments in progress at stop get a moment (a few API seconds) to finish.
         graceful = min(1.0, self.settings.real_seconds(5.0))
-        thread = ServerThread(build_app(self.state), self._host, self._port, graceful_seconds=graceful)
+        thread = ServerThread(
+            build_app(self.state),
+            self._host,
+            self._port,
+            graceful_seconds=graceful,
+            on_connection=self.state.record_connection,
+        )
         port = thread.start()
         host = f"[{self._host}]" if ":" in self._host else self._host
         self._thread, self._url = thread, f"http://{host}:{port}"

@@ -12,11 +12,20 @@ from . import _rules
 if TYPE_CHECKING:
     from .._models import EmailFindIn, LeadIn, MobileFindIn
 
-__all__ = ["API_TIERS", "FakeSettings", "Tier"]
+__all__ = ["API_TIERS", "FAULT_RATES", "FakeSettings", "Tier"]
 
 Tier = Literal["free", "starter", "growth", "scale", "enterprise"]
 API_TIERS: frozenset[str] = frozenset({"growth", "scale", "enterprise"})
 """The plans the spec lets through; the others get 403."""
+FAULT_RATES = (
+    "server_error_rate",
+    "drop_before_rate",
+    "drop_after_rate",
+    "slow_rate",
+    "malformed_rate",
+    "upstream_full_rate",
+)
+"""The settings that inject faults; one request meets at most one, so they add up to <= 1."""
 
 
 @dataclass(frozen=True)
@@ -69,6 +78,26 @@ class FakeSettings:
     """Mobile credits bought by a new account."""
     callback_timeout: float = 5.0
     """Seconds (real, never scaled: it is network I/O) to wait for a callback receiver."""
+    fault_seed: int = 0
+    """Seeds every fault decision: one seed and one request always meet the same fault."""
+    server_error_rate: float = 0.0
+    """Share of API requests answered 500, 502 or 503 (an HTML or a JSON body) unprocessed."""
+    drop_before_rate: float = 0.0
+    """Share of API requests whose connection is dropped before they are processed."""
+    drop_after_rate: float = 0.0
+    """Share of API requests processed (work done, credit charged) whose answer is then
+    lost: the connection is dropped instead."""
+    slow_rate: float = 0.0
+    """Share of API requests processed and then answered `slow_seconds` late."""
+    slow_seconds: float = 1.0
+    """How late a slow answer is, in real seconds (never scaled: it is measured against
+    the client's timeout)."""
+    malformed_rate: float = 0.0
+    """Share of 2xx answers whose JSON body is broken (the work was done and charged)."""
+    upstream_full_rate: float = 0.0
+    """Share of enrichment requests that start a burst of `upstream_full` 429s."""
+    upstream_full_burst: int = 5
+    """How many enrichment requests in a row one burst refuses, its first included."""
 
     def __post_init__(self) -> None:
         _positive_number("time_scale", self.time_scale, "1.0 is real time, 0.005 makes 30 s last 0.15 s")
@@ -85,6 +114,15 @@ class FakeSettings:
         if self.monthly_leads is not None:
             _integer("monthly_leads", self.monthly_leads, 0, "or None for unlimited")
         check_tier("FakeSettings.tier", self.tier)
+        if isinstance(self.fault_seed, bool) or not isinstance(self.fault_seed, int):  # pyright: ignore[reportUnnecessaryIsInstance]
+            raise ValueError(f"FakeSettings.fault_seed must be an int, got {self.fault_seed!r}")
+        total = sum(_rate(name, getattr(self, name)) for name in FAULT_RATES)
+        if total > 1.0:
+            raise ValueError(
+                f"FakeSettings fault rates ({', '.join(FAULT_RATES)}) must add up to at most 1, got {total:g}"
+            )
+        _positive_number("slow_seconds", self.slow_seconds, "real seconds")
+        _integer("upstream_full_burst", self.upstream_full_burst, 1)
         for name in ("enrichment_fails", "email_found", "mobile_found"):
             if not callable(getattr(self, name)):
                 raise ValueError(
@@ -117,6 +155,12 @@ def _number(name: str, value: object) -> float:
         raise ValueError(f"FakeSettings.{name} must be a number of API seconds >= 0, got {value!r}")
     if not math.isfinite(value) or value < 0:
         raise ValueError(f"FakeSettings.{name} must be a finite number of API seconds >= 0, got {value!r}")
+    return float(value)
+
+
+def _rate(name: str, value: object) -> float:
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 <= value <= 1:
+        raise ValueError(f"FakeSettings.{name} must be a share of requests from 0 to 1, got {value!r}")
     return float(value)
 
 

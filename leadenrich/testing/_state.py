@@ -30,7 +30,7 @@ from ._records import ApiError, Caller, ChargeKind, Run, utcnow
 from ._settings import API_TIERS, FakeSettings, check_tier
 from ._stored import StoredJob, StoredLead, StoredLookup
 
-__all__ = ["DEFAULT", "FakeState"]
+__all__ = ["DEFAULT", "FakeState", "upstream_full"]
 
 AUTH_DETAIL = (
     "missing or invalid API key: pass your key as a Bearer token in the Authorization header "
@@ -50,6 +50,17 @@ DEFAULT: Any = _Default()
 def _count(name: str, value: object, hint: str = "") -> None:
     if isinstance(value, bool) or not isinstance(value, int) or value < 0:
         raise ValueError(f"{name} must be an int >= 0{hint}, got {value!r}")
+
+
+def upstream_full(settings: FakeSettings) -> ApiError:
+    """The 429 of a platform whose enrichment slots are all busy."""
+    wait = max(1, math.ceil(settings.real_seconds(settings.upstream_retry_after)))
+    return ApiError(
+        429,
+        f"upstream_full: all {settings.max_concurrent_enrichments} enrichment slots of the platform "
+        "are busy; retry in a few seconds",
+        {"Retry-After": str(wait)},
+    )
 
 
 def _id(prefix: str) -> str:
@@ -189,15 +200,8 @@ class FakeState(Journal):
             return Caller(key.secret, account.name)
 
     def _take_slot(self) -> None:
-        limit = self.settings.max_concurrent_enrichments
-        if self._in_flight >= limit:
-            wait = max(1, math.ceil(self.settings.real_seconds(self.settings.upstream_retry_after)))
-            raise ApiError(
-                429,
-                f"upstream_full: all {limit} enrichment slots of the platform are busy; "
-                "retry in a few seconds",
-                {"Retry-After": str(wait)},
-            )
+        if self._in_flight >= self.settings.max_concurrent_enrichments:
+            raise upstream_full(self.settings)
         self._in_flight += 1
         self._peak_in_flight = max(self._peak_in_flight, self._in_flight)
 

@@ -15,13 +15,42 @@ import asyncio
 import contextlib
 import threading
 import time
+from collections.abc import Callable
 from typing import Any
 
 import uvicorn
+from uvicorn.protocols.http.h11_impl import H11Protocol
+
+from ._faults import TRANSPORT
 
 __all__ = ["ServerThread"]
 
 _POLL = 0.002
+
+
+def _protocol(on_connection: Callable[[int], None] | None) -> type[H11Protocol]:
+    """uvicorn's h11 protocol, telling `on_connection` of every connection opened (+1) and
+    closed (-1), and with each connection's transport in its requests' `scope["state"]`:
+    the only way for the app to drop a connection without an answer (an exception or an
+    unfinished answer makes uvicorn log an error or answer 500).
+
+    A class per server: uvicorn takes a class and builds it with arguments of its own.
+    """
+
+    class Protocol(H11Protocol):
+        def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
+            super().connection_made(transport)
+            # A copy per connection: the scope's state is copied from it for each request.
+            self.app_state = {**self.app_state, TRANSPORT: transport}
+            if on_connection is not None:
+                on_connection(1)
+
+        def connection_lost(self, exc: Exception | None) -> None:
+            super().connection_lost(exc)
+            if on_connection is not None:
+                on_connection(-1)
+
+    return Protocol
 
 
 class _QuickServer(uvicorn.Server):
@@ -68,7 +97,15 @@ class _QuickServer(uvicorn.Server):
 class ServerThread:
     """One uvicorn server on a daemon thread."""
 
-    def __init__(self, app: Any, host: str, port: int, *, graceful_seconds: float) -> None:
+    def __init__(
+        self,
+        app: Any,
+        host: str,
+        port: int,
+        *,
+        graceful_seconds: float,
+        on_connection: Callable[[int], None] | None = None,
+    ) -> None:
         config = uvicorn.Config(
             app,
             host=host,
@@ -78,6 +115,7 @@ class ServerThread:
             access_log=False,
             lifespan="on",
             ws="none",
+            http=_protocol(on_connection),
         )
         self._server = _QuickServer(config, graceful_seconds)
         self._error: BaseException | None = None
