@@ -1,0 +1,196 @@
+"""The commands that call the API, one function each. Imported only when one runs."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from collections.abc import Callable
+from typing import TypedDict, TypeVar
+
+from pydantic import BaseModel
+
+from .._client import LeadEnrich
+from .._config import DEFAULT_MAX_RETRIES, DEFAULT_TIMEOUT
+from .._errors import JobFailedError, LeadEnrichError
+from . import _output
+from ._errors import CLIError, ExitCode
+
+__all__ = [
+    "connect",
+    "email_find",
+    "enrich",
+    "health",
+    "jobs_get",
+    "leads_delete",
+    "leads_get",
+    "leads_list",
+    "mobile_find",
+    "mobile_get",
+    "usage",
+]
+
+M = TypeVar("M", bound=BaseModel)
+
+_LEAD_FIELDS = ("name", "email", "title", "company", "domain", "linkedin_url")
+_PERSON_FIELDS = ("linkedin_url", "first_name", "last_name", "company_name", "domain")
+# The health check needs no key, but the client insists on one; it is never sent there.
+_NO_KEY = "unused-by-health"
+
+
+def connect(args: argparse.Namespace, *, needs_key: bool = True) -> LeadEnrich:
+    """A client from the connection options, falling back on the environment."""
+    api_key: str | None = getattr(args, "api_key", None) or os.environ.get("LEADENRICH_API_KEY")
+    base_url: str | None = getattr(args, "base_url", None) or os.environ.get("LEADENRICH_BASE_URL")
+    if not (api_key and api_key.strip()):
+        if needs_key:
+            raise CLIError("no API key: pass --api-key KEY or set LEADENRICH_API_KEY")
+        api_key = _NO_KEY
+    if not (base_url and base_url.strip()):
+        raise CLIError("no base URL: pass --base-url URL or set LEADENRICH_BASE_URL")
+    timeout: float | None = getattr(args, "timeout", None)
+    max_retries: int | None = getattr(args, "max_retries", None)
+    try:
+        return LeadEnrich(
+            api_key,
+            base_url=base_url,
+            timeout=DEFAULT_TIMEOUT if timeout is None else timeout,
+            max_retries=DEFAULT_MAX_RETRIES if max_retries is None else max_retries,
+        )
+    except LeadEnrichError as exc:
+        raise CLIError(str(exc)) from None
+
+
+def _show(args: argparse.Namespace, model: M, render: Callable[[M], str]) -> None:
+    print(model.model_dump_json(indent=2) if args.json else render(model))
+
+
+def _hint(args: argparse.Namespace, text: str) -> None:
+    # Advice for people, on stderr: stdout stays the answer alone.
+    if not args.json:
+        print(text, file=sys.stderr)
+
+
+class Person(TypedDict):
+    """Who to search for: the keywords of `email.find` and `mobile.find`."""
+
+    linkedin_url: str | None
+    first_name: str | None
+    last_name: str | None
+    company_name: str | None
+    domain: str | None
+
+
+def _person(args: argparse.Namespace) -> Person:
+    person = Person(
+        linkedin_url=args.linkedin_url,
+        first_name=args.first_name,
+        last_name=args.last_name,
+        company_name=args.company_name,
+        domain=args.domain,
+    )
+    given = {name for name, value in person.items() if value}
+    by_name = {"first_name", "last_name"} <= given and bool(given & {"company_name", "domain"})
+    if ("linkedin_url" in given and len(given) > 1) or not ("linkedin_url" in given or by_name):
+        flags = ", ".join("--" + name.replace("_", "-") for name in _PERSON_FIELDS if name in given)
+        raise CLIError(
+            f"pass --linkedin-url alone, or --first-name and --last-name with --company-name or "
+            f"--domain (got {flags or 'none of them'})"
+        )
+    return person
+
+
+def enrich(args: argparse.Namespace) -> int:
+    lead = {name: value for name in _LEAD_FIELDS if (value := getattr(args, name)) is not None}
+    if args.callback_url is not None and (args.sync or args.wait):
+        raise CLIError("--callback-url needs the default mode: leave out --sync and --wait")
+    with connect(args) as client:
+        if args.sync:
+            _show(args, client.leads.enrich_sync(lead), _output.lead)
+        elif args.wait:
+            done = client.leads.enrich_and_wait(
+                lead, timeout=args.wait_timeout, poll_interval=args.poll_interval
+            )
+            _show(args, done, _output.lead)
+        else:
+            created = client.leads.enrich(lead, callback_url=args.callback_url)
+            _show(args, created, _output.created_job)
+            _hint(args, f"follow it with: leadenrich jobs get {created.job_id} --wait")
+    return ExitCode.OK
+
+
+def email_find(args: argparse.Namespace) -> int:
+    person = _person(args)
+    with connect(args) as client:
+        _show(args, client.email.find(**person), _output.email)
+    return ExitCode.OK
+
+
+def mobile_find(args: argparse.Namespace) -> int:
+    person = _person(args)
+    with connect(args) as client:
+        if args.wait:
+            lookup = client.mobile.find_and_wait(
+                **person, timeout=args.wait_timeout, poll_interval=args.poll_interval
+            )
+        else:
+            lookup = client.mobile.find(**person)
+    _show(args, lookup, _output.mobile)
+    if not lookup.is_terminal:
+        _hint(args, f"follow it with: leadenrich mobile get {lookup.lookup_id} --wait")
+    return ExitCode.OK
+
+
+def mobile_get(args: argparse.Namespace) -> int:
+    with connect(args) as client:
+        if args.wait:
+            lookup = client.mobile.wait(
+                args.lookup_id, timeout=args.wait_timeout, poll_interval=args.poll_interval
+            )
+        else:
+            lookup = client.mobile.get(args.lookup_id)
+    _show(args, lookup, _output.mobile)
+    return ExitCode.OK
+
+
+def usage(args: argparse.Namespace) -> int:
+    with connect(args) as client:
+        _show(args, client.usage(), _output.usage)
+    return ExitCode.OK
+
+
+def health(args: argparse.Namespace) -> int:
+    with connect(args, needs_key=False) as client:
+        _show(args, client.health(), _output.health)
+    return ExitCode.OK
+
+
+def jobs_get(args: argparse.Namespace) -> int:
+    with connect(args) as client:
+        if args.wait:
+            job = client.jobs.wait(args.job_id, timeout=args.wait_timeout, poll_interval=args.poll_interval)
+        else:
+            job = client.jobs.get(args.job_id)
+    _show(args, job, _output.job)
+    if args.wait and job.status == "failed":
+        raise JobFailedError(job)
+    return ExitCode.OK
+
+
+def leads_list(args: argparse.Namespace) -> int:
+    with connect(args) as client:
+        page = client.leads.list(limit=args.limit, skip=args.skip)
+    _show(args, page, lambda page: _output.lead_page(page, args.skip))
+    return ExitCode.OK
+
+
+def leads_get(args: argparse.Namespace) -> int:
+    with connect(args) as client:
+        _show(args, client.leads.get(args.lead_id), _output.lead)
+    return ExitCode.OK
+
+
+def leads_delete(args: argparse.Namespace) -> int:
+    with connect(args) as client:
+        _show(args, client.leads.delete(args.lead_id), _output.deleted)
+    return ExitCode.OK

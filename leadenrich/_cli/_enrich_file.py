@@ -1,0 +1,262 @@
+"""`leadenrich enrich-file`: a CSV of leads in, a CSV or JSON Lines file of results out."""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import csv
+import os
+import sys
+import threading
+import time
+from collections import Counter
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Literal, NoReturn, TextIO
+
+from .._bulk.results import BulkOutcome, BulkResult
+from .._errors import AuthenticationError, PermissionDeniedError, QuotaExceededError
+from .._models import LeadIn
+from ._commands import connect
+from ._errors import CLIError, ExitCode
+from ._output import as_json
+
+__all__ = ["LeadRows", "checkpoint_for", "column_order", "enrich_file", "output_format", "read_leads"]
+
+Format = Literal["csv", "jsonl"]
+
+_FORMATS: dict[str, Format] = {".csv": "csv", ".jsonl": "jsonl"}
+_FIELDS = frozenset(LeadIn.model_fields)
+_REQUIRED = ("company", "domain")
+_DELIMITERS = ",;\t"
+# The thread name prefix of the SDK's bulk runner (leadenrich/_bulk/runner.py).
+_WORKERS = "leadenrich-bulk"
+_IDLE_EXIT = 0.5
+
+
+@dataclass(frozen=True)
+class LeadRows:
+    """The leads of an input file, and the line each came from (for messages)."""
+
+    rows: list[dict[str, str]]
+    lines: list[int]
+
+
+def enrich_file(args: argparse.Namespace) -> int:
+    source, target = Path(args.input), Path(args.output)
+    kind = output_format(target)
+    checkpoint = Path(args.checkpoint) if args.checkpoint else checkpoint_for(target)
+    _check_paths(source, target, checkpoint)
+    leads = read_leads(source)
+    with connect(args) as client:
+        try:
+            result = client.leads.enrich_many(
+                leads.rows,
+                concurrency=args.concurrency,
+                max_credits=args.max_credits,
+                checkpoint=checkpoint,
+                progress=sys.stderr.isatty(),
+            )
+        except KeyboardInterrupt:
+            _interrupted(checkpoint)
+    try:
+        write_records(result.to_records(), target, kind)
+    except OSError as exc:
+        raise CLIError(
+            f"cannot write {target}: {exc.strerror or exc}; the results are saved in {checkpoint}: "
+            "run the same command again to write them",
+            ExitCode.ERROR,
+        ) from None
+    print(summary(result, target), file=sys.stderr)
+    return _verdict(result, leads, source, target)
+
+
+def _interrupted(checkpoint: Path) -> NoReturn:
+    resume = f"the finished leads are saved in {checkpoint}: run the same command again to go on"
+    if _busy_workers():
+        # A second Ctrl-C abandoned the leads in flight, as the SDK offered. Exiting
+        # normally would wait for their threads (up to ~90 s each) and turn a third
+        # Ctrl-C into a traceback; the checkpoint is synced line by line, so leave now.
+        print(
+            f"leadenrich: interrupted; the leads in flight were abandoned (the next run looks "
+            f"them up before sending them again); {resume}",
+            file=sys.stderr,
+            flush=True,
+        )
+        os._exit(ExitCode.INTERRUPTED)
+    raise CLIError(f"interrupted; {resume}", ExitCode.INTERRUPTED) from None
+
+
+def _busy_workers() -> bool:
+    # After the first Ctrl-C the SDK has let the leads in flight finish, but its idle
+    # workers may take a moment to notice the pool shut down: give them that moment.
+    deadline = time.monotonic() + _IDLE_EXIT
+    for thread in threading.enumerate():
+        if thread.name.startswith(_WORKERS):
+            thread.join(max(0.0, deadline - time.monotonic()))
+    return any(thread.name.startswith(_WORKERS) and thread.is_alive() for thread in threading.enumerate())
+
+
+def output_format(target: Path) -> Format:
+    """The format the output's extension asks for; a usage error for any other."""
+    kind = _FORMATS.get(target.suffix.lower())
+    if kind is None:
+        raise CLIError(
+            f"cannot tell the output format of {target}: name it .csv or .jsonl (one JSON record per line)"
+        )
+    return kind
+
+
+def checkpoint_for(target: Path) -> Path:
+    return target.with_name(target.name + ".checkpoint.jsonl")
+
+
+def _check_paths(source: Path, target: Path, checkpoint: Path) -> None:
+    folder = target.parent
+    if not folder.is_dir():
+        raise CLIError(f"cannot write {target}: the folder {folder} does not exist")
+    if source.resolve() in (target.resolve(), checkpoint.resolve()):
+        raise CLIError(f"the output and the checkpoint must not be the input file {source}")
+    if checkpoint.resolve() == target.resolve():
+        raise CLIError(f"the checkpoint must be another file than the output {target}")
+
+
+def read_leads(source: Path) -> LeadRows:
+    """The rows of a CSV file as dicts of LeadIn fields; usage errors for unusable files."""
+    try:
+        with source.open(newline="", encoding="utf-8-sig") as handle:
+            return _read(handle, source)
+    except FileNotFoundError:
+        raise CLIError(f"no such file: {source}") from None
+    except UnicodeDecodeError:
+        raise CLIError(f"{source} is not UTF-8 text: save it as CSV UTF-8") from None
+    except OSError as exc:
+        raise CLIError(f"cannot read {source}: {exc.strerror or exc}") from None
+
+
+def _read(handle: TextIO, source: Path) -> LeadRows:
+    first = handle.readline()
+    handle.seek(0)
+    # Spreadsheets in many locales save "CSV" with semicolons: follow the header row.
+    delimiter = max(_DELIMITERS, key=first.count) if first.strip() else ","
+    reader = csv.reader(handle, delimiter=delimiter)
+    try:
+        header = next(reader, None)
+        if header is None or not any(cell.strip() for cell in header):
+            raise CLIError(
+                f"{source} has no header row: the first row names the columns (company, domain, ...)"
+            )
+        columns = [_field_name(cell) for cell in header]
+        absent = [name for name in _REQUIRED if name not in columns]
+        if absent:
+            raise CLIError(
+                f"{source} has no {' or '.join(absent)} column (its columns: {', '.join(header)}); "
+                f"name the columns like the lead fields: {', '.join(LeadIn.model_fields)}"
+            )
+        rows: list[dict[str, str]] = []
+        lines: list[int] = []
+        for cells in reader:
+            if any(cell.strip() for cell in cells):
+                rows.append(_lead(columns, cells))
+                lines.append(reader.line_num)
+    except csv.Error as exc:
+        raise CLIError(f"{source} line {reader.line_num}: {exc}") from None
+    return LeadRows(rows, lines)
+
+
+def _field_name(header: str) -> str:
+    return header.strip().lower().replace(" ", "_").replace("-", "_")
+
+
+def _lead(columns: Sequence[str], cells: Sequence[str]) -> dict[str, str]:
+    lead: dict[str, str] = {}
+    for name, cell in zip(columns, cells, strict=False):
+        value = cell.strip()
+        if name in _FIELDS and value and name not in lead:
+            lead[name] = value
+    return lead
+
+
+def column_order(records: Iterable[Mapping[str, Any]]) -> list[str]:
+    """Every key of the records, each placed after the key it follows in its record.
+
+    A failed lead has no enrichment columns: taking keys in first-seen order would put
+    them after the error columns whenever the first lead failed.
+    """
+    columns: list[str] = []
+    for record in records:
+        previous: str | None = None
+        for key in record:
+            if key not in columns:
+                at = 0 if previous is None else columns.index(previous) + 1
+                columns.insert(at, key)
+            previous = key
+    return columns
+
+
+def write_records(records: list[dict[str, Any]], target: Path, kind: Format) -> None:
+    # Written beside the target and moved over it: an interrupted write never leaves half a file.
+    partial = target.with_name(f".{target.name}.partial")
+    try:
+        with partial.open("w", newline="", encoding="utf-8") as handle:
+            if kind == "csv":
+                _write_csv(records, handle)
+            else:
+                handle.writelines(as_json(record) + "\n" for record in records)
+        os.replace(partial, target)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            partial.unlink()
+        raise
+
+
+def _write_csv(records: list[dict[str, Any]], handle: TextIO) -> None:
+    if not records:
+        return
+    writer = csv.DictWriter(handle, fieldnames=column_order(records))
+    writer.writeheader()
+    writer.writerows(records)
+
+
+def summary(result: BulkResult, target: Path) -> str:
+    counts = Counter(outcome.status for outcome in result)
+    resumed = sum(1 for outcome in result if outcome.resumed)
+    notes = [f"{resumed} from an earlier run"] if resumed else []
+    if counts["deduped"]:
+        notes.append(f"{counts['deduped']} already stored")
+    enriched = f"{result.succeeded} enriched" + (f" ({', '.join(notes)})" if notes else "")
+    parts = [enriched, f"{counts['failed']} failed"]
+    if counts["skipped"]:
+        parts.append(f"{counts['skipped']} not started")
+    credits = result.credits_spent
+    return (
+        f"leadenrich: {len(result)} leads: {', '.join(parts)}; "
+        f"{credits} credit{'' if credits == 1 else 's'} spent; wrote {target}"
+    )
+
+
+def _verdict(result: BulkResult, leads: LeadRows, source: Path, target: Path) -> int:
+    problems = [outcome for outcome in result if outcome.status in ("failed", "skipped")]
+    if not problems:
+        return ExitCode.OK
+    code = ExitCode.ERROR
+    for outcome in problems:
+        if isinstance(outcome.error, (AuthenticationError, PermissionDeniedError)):
+            code = ExitCode.AUTH
+            break
+        if isinstance(outcome.error, QuotaExceededError):
+            code = ExitCode.QUOTA
+            break
+    first = next((o for o in problems if o.status == "failed"), problems[0])
+    where = "column" if target.suffix.lower() == ".csv" else "field"
+    raise CLIError(
+        f"{len(problems)} of {len(result)} leads not enriched, the first on line {_line(first, leads)} "
+        f"of {source}: {first.error}; see the error {where} of {target}, and run the same command again "
+        "to retry them (the leads already enriched are not charged again)",
+        code,
+    )
+
+
+def _line(outcome: BulkOutcome, leads: LeadRows) -> int:
+    return leads.lines[outcome.index]

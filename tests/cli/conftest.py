@@ -1,0 +1,97 @@
+"""Fixtures of the command-line tests: fake servers, and `main()` run in-process."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from typing import Any
+
+import pytest
+
+from leadenrich._cli import main
+from leadenrich.testing import FakeServer
+
+# 20-40 ms enrichments and 10-30 ms lookups: the tests only wait them out.
+QUICK: dict[str, Any] = {"enrichment_seconds": (4.0, 8.0), "mobile_lookup_seconds": (2.0, 6.0)}
+
+MakeServer = Callable[..., FakeServer]
+
+
+@dataclass(frozen=True)
+class Result:
+    """What one run of the command did."""
+
+    code: int
+    out: str
+    err: str
+
+    def json(self) -> Any:
+        return json.loads(self.out)
+
+    @property
+    def error(self) -> str:
+        """The one error line; fails unless stderr is exactly that line."""
+        lines = self.err.splitlines()
+        assert len(lines) == 1, self.err
+        assert lines[0].startswith("leadenrich: error: "), self.err
+        return lines[0]
+
+
+class Run:
+    """`run("leads", "list")` runs `leadenrich leads list --base-url ... --api-key ...`."""
+
+    def __init__(self, server: FakeServer, capsys: pytest.CaptureFixture[str]) -> None:
+        self.server = server
+        self._capsys = capsys
+
+    def __call__(self, *argv: str, key: str | None = None, server: FakeServer | None = None) -> Result:
+        target = server or self.server
+        api_key = key or target.api_key
+        return self.bare(*argv, "--base-url", target.url, "--api-key", api_key, secrets=(api_key,))
+
+    def bare(self, *argv: str, secrets: tuple[str, ...] = ()) -> Result:
+        """Run with exactly these arguments (no connection options added)."""
+        self._capsys.readouterr()
+        try:
+            code = main(list(argv))
+        except SystemExit as exit:  # argparse: --help, usage errors
+            code = exit.code if isinstance(exit.code, int) else 1
+        captured = self._capsys.readouterr()
+        result = Result(code, captured.out, captured.err)
+        for secret in secrets:
+            assert secret not in result.out + result.err
+        assert "Traceback" not in result.err
+        return result
+
+
+@pytest.fixture(autouse=True)
+def _no_environment(monkeypatch: pytest.MonkeyPatch) -> None:
+    # The developer's own key or URL must not leak into (or rescue) a test.
+    monkeypatch.delenv("LEADENRICH_API_KEY", raising=False)
+    monkeypatch.delenv("LEADENRICH_BASE_URL", raising=False)
+
+
+@pytest.fixture
+def make_server() -> Iterator[MakeServer]:
+    """Start a FakeServer with QUICK timings and the given settings; stopped after the test."""
+    servers: list[FakeServer] = []
+
+    def make(**overrides: Any) -> FakeServer:
+        server = FakeServer(**{**QUICK, **overrides}).start()
+        servers.append(server)
+        return server
+
+    yield make
+    for server in servers:
+        server.stop()
+
+
+@pytest.fixture
+def server(make_server: MakeServer) -> FakeServer:
+    return make_server()
+
+
+@pytest.fixture
+def run(server: FakeServer, capsys: pytest.CaptureFixture[str]) -> Run:
+    return Run(server, capsys)

@@ -1,0 +1,203 @@
+"""enrich-file: CSV in, CSV or JSON Lines out, resumable, with exit codes for failed leads."""
+
+from __future__ import annotations
+
+import csv
+import json
+import sys
+from pathlib import Path
+from typing import Literal
+
+import pytest
+
+from leadenrich._cli._enrich_file import column_order
+from leadenrich.testing import FakeServer
+
+from .conftest import Run
+
+LEADS = (
+    "Company,Domain,Name,Owner\n"  # header case does not matter, Owner is not a lead field
+    "Initech,initech.com,Peter Gibbons,bob\n"
+    "Hooli,hooli.com,,alice\n"  # an empty cell is a missing value
+    "Globex,globex.com,Hank Scorpio,\n"
+)
+
+
+def write(tmp_path: Path, text: str, name: str = "leads.csv") -> str:
+    path = tmp_path / name
+    path.write_text(text, encoding="utf-8")
+    return str(path)
+
+
+def read_csv(path: Path) -> list[dict[str, str]]:
+    with path.open(newline="", encoding="utf-8") as handle:
+        return list(csv.DictReader(handle))
+
+
+def test_csv_to_csv(run: Run, server: FakeServer, tmp_path: Path) -> None:
+    out = tmp_path / "out.csv"
+    result = run("enrich-file", write(tmp_path, LEADS), "-o", str(out))
+    assert result.code == 0, result.err
+    assert result.out == ""
+    assert result.err == f"leadenrich: 3 leads: 3 enriched, 0 failed; 3 credits spent; wrote {out}\n"
+    rows = read_csv(out)
+    assert [row["input_company"] for row in rows] == ["Initech", "Hooli", "Globex"]
+    assert [row["status"] for row in rows] == ["enriched"] * 3
+    assert rows[1]["input_name"] == ""
+    assert "owner" not in {key.lower() for key in rows[0]}
+    stored = {lead.id: lead for lead in server.state.leads()}
+    first = stored[rows[0]["lead_id"]]
+    assert first.input.name == "Peter Gibbons"
+    assert rows[0]["opportunity_score"] == str(first.enrichment.opportunity_score)
+    assert rows[0]["tags"] == "; ".join(first.enrichment.tags)
+    assert server.state.charged("enrichment", key=server.api_key) == 3
+    assert (tmp_path / "out.csv.checkpoint.jsonl").exists()
+
+
+def test_csv_to_jsonl(run: Run, server: FakeServer, tmp_path: Path) -> None:
+    out = tmp_path / "out.JSONL"
+    result = run("enrich-file", write(tmp_path, LEADS), "--output", str(out), "--concurrency", "2")
+    assert result.code == 0, result.err
+    lines = out.read_text(encoding="utf-8").splitlines()
+    records = [json.loads(line) for line in lines]
+    assert [record["index"] for record in records] == [0, 1, 2]
+    assert {record["lead_id"] for record in records} == {lead.id for lead in server.state.leads()}
+    assert records[1]["input_name"] is None
+    assert isinstance(records[0]["opportunity_score"], int)
+
+
+def test_a_second_run_resumes_from_the_checkpoint(run: Run, server: FakeServer, tmp_path: Path) -> None:
+    source, out = write(tmp_path, LEADS), tmp_path / "out.csv"
+    assert run("enrich-file", source, "-o", str(out)).code == 0
+    first = read_csv(out)
+    again = run("enrich-file", source, "-o", str(out))
+    assert again.code == 0
+    assert "3 enriched (3 from an earlier run)" in again.err
+    assert "0 credits spent" in again.err
+    assert server.state.charged("enrichment", key=server.api_key) == 3
+    assert [row["lead_id"] for row in read_csv(out)] == [row["lead_id"] for row in first]
+
+
+def test_a_named_checkpoint_serves_another_output(run: Run, server: FakeServer, tmp_path: Path) -> None:
+    source, checkpoint = write(tmp_path, LEADS), tmp_path / "run.jsonl"
+    assert (
+        run("enrich-file", source, "-o", str(tmp_path / "a.csv"), "--checkpoint", str(checkpoint)).code == 0
+    )
+    assert checkpoint.exists()
+    assert not (tmp_path / "a.csv.checkpoint.jsonl").exists()
+    result = run("enrich-file", source, "-o", str(tmp_path / "b.jsonl"), "--checkpoint", str(checkpoint))
+    assert result.code == 0
+    assert server.state.charged("enrichment", key=server.api_key) == 3
+
+
+def test_failed_leads_exit_1_and_keep_their_row(run: Run, server: FakeServer, tmp_path: Path) -> None:
+    text = "company,domain\nBroken,\nInitech,initech.com\nDoomed,doomed.fail\n"
+    out = tmp_path / "out.csv"
+    result = run("enrich-file", write(tmp_path, text), "-o", str(out))
+    assert result.code == 1
+    summary, error = result.err.splitlines()
+    assert summary.startswith("leadenrich: 3 leads: 1 enriched, 2 failed; 1 credit spent")
+    assert error.startswith("leadenrich: error: 2 of 3 leads not enriched, the first on line 2 of ")
+    assert "domain: Field required" in error
+    rows = read_csv(out)
+    assert [row["status"] for row in rows] == ["failed", "enriched", "failed"]
+    assert [row["error_type"] for row in rows] == ["InvalidRequestError", "", "InternalServerError"]
+    # The first row failed, yet the enrichment columns sit between the lead and the error.
+    columns = list(rows[0])
+    assert columns.index("created_at") < columns.index("opportunity_score") < columns.index("error_type")
+
+
+def test_column_order_keeps_each_records_order() -> None:
+    failed = {"index": 0, "status": "failed", "lead_id": None, "error": "x"}
+    done = {"index": 1, "status": "enriched", "lead_id": "ld", "score": 5, "tags": "", "error": None}
+    assert column_order([failed, done]) == ["index", "status", "lead_id", "score", "tags", "error"]
+    assert column_order([done, failed]) == column_order([failed, done])
+
+
+def test_max_credits_leaves_the_rest_not_started(run: Run, server: FakeServer, tmp_path: Path) -> None:
+    out = tmp_path / "out.csv"
+    result = run(
+        "enrich-file", write(tmp_path, LEADS), "-o", str(out), "--max-credits", "1", "--concurrency", "1"
+    )
+    assert result.code == 1
+    assert "1 enriched, 0 failed, 2 not started; 1 credit spent" in result.err
+    assert [row["status"] for row in read_csv(out)] == ["enriched", "skipped", "skipped"]
+    assert server.state.charged("enrichment", key=server.api_key) == 1
+
+
+@pytest.mark.parametrize(("tier", "quota", "code"), [("starter", 1000, 3), ("growth", 0, 4)])
+def test_a_refused_account_exits_like_a_single_call(
+    run: Run, server: FakeServer, tmp_path: Path, tier: Literal["starter", "growth"], quota: int, code: int
+) -> None:
+    key = server.add_key(tier, monthly_leads=quota, credits=0)
+    out = tmp_path / "out.csv"
+    result = run("enrich-file", write(tmp_path, LEADS), "-o", str(out), "--concurrency", "1", key=key)
+    assert result.code == code
+    assert {row["status"] for row in read_csv(out)} <= {"failed", "skipped"}
+
+
+def test_semicolons_blank_rows_and_a_bom(run: Run, server: FakeServer, tmp_path: Path) -> None:
+    source = tmp_path / "excel.csv"
+    source.write_text(
+        "\ufeffCompany;Domain;LinkedIn URL\nInitech;initech.com;\n;;\nHooli;hooli.com;https://linkedin.com/in/gavin\n",
+        encoding="utf-8",
+    )
+    out = tmp_path / "out.jsonl"
+    result = run("enrich-file", str(source), "-o", str(out))
+    assert result.code == 0, result.err
+    records = [json.loads(line) for line in out.read_text().splitlines()]
+    assert [r["input_company"] for r in records] == ["Initech", "Hooli"]
+    assert records[1]["input_linkedin_url"] == "https://linkedin.com/in/gavin"
+
+
+def test_a_file_of_no_leads(run: Run, server: FakeServer, tmp_path: Path) -> None:
+    out = tmp_path / "out.csv"
+    result = run("enrich-file", write(tmp_path, "company,domain\n"), "-o", str(out))
+    assert result.code == 0
+    assert out.read_text() == ""
+    assert "0 leads" in result.err
+
+
+@pytest.mark.parametrize(
+    ("inputs", "output", "message"),
+    [
+        (LEADS, "out.xlsx", "name it .csv or .jsonl"),
+        (LEADS, "out", "name it .csv or .jsonl"),
+        (LEADS, "missing/out.csv", "does not exist"),
+        (LEADS, "leads.csv", "must not be the input file"),
+        (
+            "name,email\nAda,ada@acme.com\n",
+            "out.csv",
+            "has no company or domain column (its columns: name, email)",
+        ),
+        ("", "out.csv", "has no header row"),
+        (None, "out.csv", "no such file"),
+    ],
+)
+def test_unusable_files_exit_2_before_sending(
+    run: Run, server: FakeServer, tmp_path: Path, inputs: str | None, output: str, message: str
+) -> None:
+    source = write(tmp_path, inputs) if inputs is not None else str(tmp_path / "absent.csv")
+    result = run("enrich-file", source, "-o", str(tmp_path / output))
+    assert result.code == 2
+    assert message in result.error
+    assert server.state.requests() == []
+    assert sorted(p.name for p in tmp_path.iterdir()) == (["leads.csv"] if inputs is not None else [])
+
+
+def test_not_utf8_exits_2(run: Run, server: FakeServer, tmp_path: Path) -> None:
+    source = tmp_path / "latin.csv"
+    source.write_bytes("company,domain\nCaf\xe9,cafe.com\n".encode("latin-1"))
+    result = run("enrich-file", str(source), "-o", str(tmp_path / "out.csv"))
+    assert result.code == 2
+    assert "not UTF-8" in result.error
+
+
+def test_a_terminal_gets_a_progress_bar(
+    run: Run, server: FakeServer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(sys.stderr, "isatty", lambda: True)
+    result = run("enrich-file", write(tmp_path, LEADS), "-o", str(tmp_path / "out.csv"))
+    assert result.code == 0
+    assert "enriching" in result.err
+    assert result.err.rstrip().splitlines()[-1].startswith("leadenrich: 3 leads: 3 enriched")

@@ -1,0 +1,121 @@
+"""The installed `leadenrich` script, in a process of its own: exit codes, pipes, Ctrl-C."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from leadenrich.testing import FakeServer
+
+from .conftest import MakeServer, Run
+
+SCRIPT = str(Path(sys.executable).with_name("leadenrich"))
+
+pytestmark = pytest.mark.skipif(not Path(SCRIPT).exists(), reason="the leadenrich script is not installed")
+
+
+def environment(server: FakeServer) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("LEADENRICH_")}
+    return {**env, "LEADENRICH_API_KEY": server.api_key, "LEADENRICH_BASE_URL": server.url}
+
+
+def test_the_script_reads_the_environment(server: FakeServer) -> None:
+    done = subprocess.run(
+        [SCRIPT, "usage", "--json"], env=environment(server), capture_output=True, text=True, timeout=30
+    )
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["tier"] == "growth"
+    assert done.stderr == ""
+
+
+def test_the_script_fails_with_one_line(server: FakeServer) -> None:
+    done = subprocess.run(
+        [SCRIPT, "leads", "get", "ld_missing"],
+        env=environment(server),
+        capture_output=True,
+        text=True,
+        timeout=30,
+    )
+    assert done.returncode == 6
+    assert done.stdout == ""
+    assert done.stderr.startswith("leadenrich: error: 404 ")
+    assert len(done.stderr.splitlines()) == 1
+    assert server.api_key not in done.stderr
+
+
+def test_a_closed_pipe_is_not_a_traceback(server: FakeServer) -> None:
+    process = subprocess.Popen(
+        [SCRIPT, "health"], env=environment(server), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+    )
+    assert process.stdout is not None
+    process.stdout.close()  # like `| head` leaving before the answer is printed
+    _, err = process.communicate(timeout=30)
+    assert process.returncode == 1  # the answer could not be written
+    assert err == ""
+
+
+def leads_file(tmp_path: Path, count: int) -> Path:
+    source = tmp_path / "leads.csv"
+    source.write_text("company,domain\n" + "".join(f"Co{n},co{n}.com\n" for n in range(count)))
+    return source
+
+
+def start_enrich_file(server: FakeServer, tmp_path: Path, count: int) -> tuple[subprocess.Popen[str], Path]:
+    out = tmp_path / "out.csv"
+    process = subprocess.Popen(
+        [SCRIPT, "enrich-file", str(leads_file(tmp_path, count)), "-o", str(out)],
+        env=environment(server),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    assert server.state.wait_until(lambda: server.state.in_flight > 0, timeout=20)
+    return process, out
+
+
+def test_ctrl_c_lets_the_leads_in_flight_finish(make_server: MakeServer, run: Run, tmp_path: Path) -> None:
+    # Enrichments of 0.3 s, five at a time: Ctrl-C lands while some are in flight.
+    server = make_server(enrichment_seconds=(30.0, 30.0), time_scale=0.01)
+    process, out = start_enrich_file(server, tmp_path, 12)
+    process.send_signal(signal.SIGINT)
+    _, err = process.communicate(timeout=30)
+    assert process.returncode == 130
+    *notices, interrupted = err.splitlines()
+    assert interrupted.startswith("leadenrich: interrupted; the finished leads are saved in "), err
+    # The SDK says it is finishing the leads in flight, unless Ctrl-C landed between two
+    # outcomes (it then finishes them all the same, silently).
+    assert len(notices) <= 1, err
+    assert all(line.startswith("leadenrich: finishing ") for line in notices), err
+    assert "Traceback" not in err
+    assert not out.exists()
+    paid = server.state.charged("enrichment", key=server.api_key)
+    assert 0 < paid < 12
+    # The same command again enriches only the rest.
+    resumed = run("enrich-file", str(tmp_path / "leads.csv"), "-o", str(out), server=server)
+    assert resumed.code == 0
+    assert f"({paid} from an earlier run)" in resumed.err
+    assert server.state.charged("enrichment", key=server.api_key) == 12
+
+
+def test_a_second_ctrl_c_abandons_them(make_server: MakeServer, run: Run, tmp_path: Path) -> None:
+    # Five leads, all in flight at once for 1.5 s: far longer than the second Ctrl-C takes.
+    server = make_server(enrichment_seconds=(150.0, 150.0), time_scale=0.01)
+    process, out = start_enrich_file(server, tmp_path, 5)
+    assert process.stderr is not None
+    process.send_signal(signal.SIGINT)
+    assert process.stderr.readline().startswith("leadenrich: finishing ")
+    process.send_signal(signal.SIGINT)
+    _, err = process.communicate(timeout=30)
+    assert process.returncode == 130
+    assert err.startswith("leadenrich: interrupted; the leads in flight were abandoned")
+    assert "Traceback" not in err
+    # The abandoned leads finish on the service; the next run finds them instead of paying again.
+    assert server.state.wait_until(lambda: server.state.in_flight == 0, timeout=20)
+    assert run("enrich-file", str(tmp_path / "leads.csv"), "-o", str(out), server=server).code == 0
+    assert server.state.charged("enrichment", key=server.api_key) == 5

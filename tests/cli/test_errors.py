@@ -1,0 +1,221 @@
+"""Every kind of failure: its exit code, one line on stderr, and never the API key."""
+
+from __future__ import annotations
+
+import socket
+from collections.abc import Iterator
+
+import pytest
+
+from leadenrich import LeadEnrich
+from leadenrich.testing import FakeServer
+
+from .conftest import MakeServer, Run
+
+ACME = ("--company", "Acme", "--domain", "acme.com")
+FAST = ("--poll-interval", "0.01")
+
+
+def test_a_bad_key_exits_3_without_showing_it(run: Run, server: FakeServer) -> None:
+    bad = "le_live_" + "0" * 32
+    result = run("usage", key=bad)
+    assert result.code == 3
+    assert "401" in result.error
+    assert "pass --api-key or set LEADENRICH_API_KEY" in result.error
+    assert result.out == ""
+
+
+def test_a_key_of_any_shape_is_never_shown(run: Run) -> None:
+    result = run("leads", "list", key="my-own-secret-key")
+    assert result.code == 3
+    # Even where argparse quotes the command line back.
+    typo = run.bare(
+        "usage", "--api-key", "my-own-secret-key", "my-own-secret-key", secrets=("my-own-secret-key",)
+    )
+    assert typo.code == 2
+    assert "unrecognized arguments: ***" in typo.err
+    mistyped = run.bare("usage", "--api-kye", "le_live_" + "1" * 32, secrets=("le_live_" + "1" * 32,))
+    assert mistyped.code == 2
+
+
+def test_a_plan_without_api_access_exits_3(run: Run, server: FakeServer) -> None:
+    result = run("enrich", *ACME, "--sync", key=server.add_key("starter"))
+    assert result.code == 3
+    assert "403" in result.error
+
+
+def test_no_credits_left_exits_4(run: Run, server: FakeServer) -> None:
+    result = run("enrich", *ACME, "--sync", key=server.add_key(monthly_leads=0, credits=0))
+    assert result.code == 4
+    assert "402" in result.error
+
+
+def test_a_rate_limit_exits_5(run: Run, make_server: MakeServer) -> None:
+    # One request per 30 real seconds: the second is refused, and --max-retries 0 reports it at once.
+    server = make_server(sync_per_minute=1, rate_window_seconds=6000.0)
+    assert run("usage", server=server).code == 0
+    result = run("usage", "--max-retries", "0", server=server)
+    assert result.code == 5
+    assert "429" in result.error
+    assert "rate limit exceeded" in result.error
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ("leads", "get", "ld_missing"),
+        ("leads", "delete", "ld_missing"),
+        ("jobs", "get", "job_missing"),
+        ("mobile", "get", "mob_missing"),
+    ],
+)
+def test_an_unknown_id_exits_6(run: Run, argv: tuple[str, ...]) -> None:
+    result = run(*argv)
+    assert result.code == 6
+    assert "404" in result.error
+
+
+def test_a_422_exits_2(run: Run) -> None:
+    result = run("leads", "list", "--limit", "1000")
+    assert result.code == 2
+    assert "422" in result.error
+    assert "query.limit" in result.error
+
+
+def test_an_invalid_lead_exits_2_before_sending(run: Run, server: FakeServer) -> None:
+    result = run("enrich", "--company", "Acme", "--domain", "https://acme.com", "--sync")
+    assert result.code == 2
+    assert "bare domain" in result.error
+    assert server.state.requests() == []
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (("enrich", "--company", "Acme"), "--domain"),
+        (("usage", "--timeout", "0"), "must be a number of seconds > 0"),
+        (("usage", "--max-retries", "-1"), "must be 0 or more"),
+        (("leads", "list", "--limit", "0"), "must be 1 or more"),
+        (("leads",), "required: ACTION"),
+        (("enrich", *ACME, "--sync", "--wait"), "not allowed with argument"),
+    ],
+)
+def test_bad_options_exit_2(run: Run, argv: tuple[str, ...], message: str) -> None:
+    result = run.bare(*argv)
+    assert result.code == 2
+    assert message in result.err
+
+
+def test_a_callback_needs_the_default_mode(run: Run, server: FakeServer) -> None:
+    result = run("enrich", *ACME, "--sync", "--callback-url", server.callback_url())
+    assert result.code == 2
+    assert "--callback-url needs the default mode" in result.error
+    assert server.state.requests() == []
+
+
+def test_no_command_prints_help(run: Run) -> None:
+    result = run.bare()
+    assert result.code == 2
+    assert "enrich-file" in result.err
+
+
+def test_a_missing_key_or_url_exits_2(run: Run, server: FakeServer) -> None:
+    no_key = run.bare("usage", "--base-url", server.url)
+    assert no_key.code == 2
+    assert "--api-key" in no_key.error
+    assert "LEADENRICH_API_KEY" in no_key.error
+    no_url = run.bare("usage", "--api-key", server.api_key, secrets=(server.api_key,))
+    assert no_url.code == 2
+    assert "LEADENRICH_BASE_URL" in no_url.error
+    bad_url = run.bare(
+        "usage", "--api-key", server.api_key, "--base-url", "ftp://x", secrets=(server.api_key,)
+    )
+    assert bad_url.code == 2
+    assert "http://" in bad_url.error
+
+
+@pytest.fixture
+def closed_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+@pytest.fixture
+def silent_port() -> Iterator[int]:
+    """A port that accepts connections and never answers."""
+    with socket.socket() as listener:
+        listener.bind(("127.0.0.1", 0))
+        listener.listen(8)
+        yield int(listener.getsockname()[1])
+
+
+def test_an_unreachable_service_exits_7(run: Run, closed_port: int) -> None:
+    result = run.bare(
+        "usage", "--api-key", "k" * 20, "--base-url", f"http://127.0.0.1:{closed_port}", "--max-retries", "0"
+    )
+    assert result.code == 7
+    assert "before the request was sent" in result.error
+
+
+def test_a_silent_service_exits_7(run: Run, silent_port: int) -> None:
+    result = run.bare(
+        "usage",
+        "--api-key",
+        "k" * 20,
+        "--base-url",
+        f"http://127.0.0.1:{silent_port}",
+        "--timeout",
+        "0.2",
+        "--max-retries",
+        "0",
+    )
+    assert result.code == 7
+    assert "timed out" in result.error
+
+
+def test_a_failed_job_exits_8(run: Run, server: FakeServer) -> None:
+    failed = run("enrich", "--company", "Doomed", "--domain", "doomed.fail", "--wait", *FAST)
+    assert failed.code == 8
+    assert "enrichment_failed" in failed.error
+    (job,) = server.state.jobs()
+    # jobs get --wait shows the failed job, then fails too.
+    shown = run("jobs", "get", job.job_id, "--wait", *FAST, "--json")
+    assert shown.code == 8
+    assert shown.json()["status"] == "failed"
+    assert f"enrichment job {job.job_id} failed" in shown.error
+    assert run("jobs", "get", job.job_id).code == 0  # a look without --wait is not a failure
+
+
+def test_a_wait_that_gives_up_exits_8_and_says_how_to_go_on(run: Run, make_server: MakeServer) -> None:
+    server = make_server(enrichment_seconds=(1000.0, 1000.0))  # outlasts the test
+    result = run("enrich", *ACME, "--wait", "--wait-timeout", "0.2", "--poll-interval", "0.05", server=server)
+    assert result.code == 8
+    (job,) = server.state.jobs()
+    assert f"leadenrich jobs get {job.job_id} --wait" in result.error
+
+
+def test_a_failed_sync_enrichment_exits_1(run: Run) -> None:
+    result = run("enrich", "--company", "Doomed", "--domain", "doomed.fail", "--sync")
+    assert result.code == 1
+    assert "502" in result.error
+
+
+def test_ctrl_c_exits_130_with_one_line(run: Run, monkeypatch: pytest.MonkeyPatch) -> None:
+    def interrupted(self: LeadEnrich) -> None:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(LeadEnrich, "usage", interrupted)
+    result = run("usage")
+    assert result.code == 130
+    assert result.err == "leadenrich: interrupted\n"
+
+
+def test_an_unexpected_failure_is_one_line(run: Run, monkeypatch: pytest.MonkeyPatch) -> None:
+    def broken(self: LeadEnrich) -> None:
+        raise RuntimeError("something\nbroke")
+
+    monkeypatch.setattr(LeadEnrich, "usage", broken)
+    result = run("usage")
+    assert result.code == 1
+    assert result.error == "leadenrich: error: unexpected RuntimeError: something broke"
