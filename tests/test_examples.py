@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import csv
+import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -41,7 +45,134 @@ def test_webhook_receiver() -> None:
     assert "of Initech" in lines[1]
 
 
-@pytest.mark.parametrize("name", sorted(p.name for p in EXAMPLES.glob("*.py")))
+def test_async_quickstart() -> None:
+    out = run_example("async_quickstart.py")
+    lines = out.splitlines()
+    for company in ("Acme Robotics", "Globex", "Initech", "Hooli"):
+        row = next(line for line in lines if line.startswith(company))
+        assert re.search(r"score +\d{1,3}/100 .*people +\(lead ld_\w+\)$", row), row
+    assert re.search(r"^4 of 4 leads enriched concurrently in \d+\.\d s$", lines[-1]), lines[-1]
+
+
+def test_bulk_enrich(tmp_path: Path) -> None:
+    out = run_example("bulk_enrich.py", cwd=tmp_path)
+    sample = Path(re.search(r"wrote a sample of 20 leads to (\S+)", out)[1])  # type: ignore[index]
+    enriched = sample.with_name("leads-enriched.csv")
+    assert f"enriched 20 leads from {sample} into {enriched}" in out
+    assert "succeeded: 18 (1 deduped, 0 from an earlier run)" in out
+    assert "failed:    2" in out
+    assert "credits:   17" in out
+    assert "row 18 (Vandelay Industries) failed: InvalidRequestError: invalid lead: domain" in out
+    assert "row 19 (Defunct Dynamics) failed: InternalServerError: 502" in out
+    with enriched.open(newline="", encoding="utf-8") as handle:
+        rows = list(csv.DictReader(handle))
+    assert [row["status"] for row in rows].count("enriched") == 17
+    assert rows[19]["status"] == "deduped"
+    assert rows[19]["lead_id"] == rows[0]["lead_id"]
+    assert 0 <= int(rows[0]["opportunity_score"]) <= 100
+
+    # The same command again, with explicit paths: everything comes from the checkpoint.
+    out = run_example("bulk_enrich.py", str(sample), str(enriched), cwd=tmp_path)
+    assert "succeeded: 18 (1 deduped, 18 from an earlier run)" in out
+    assert "credits:   0" in out
+
+
+def test_email_and_mobile() -> None:
+    out = run_example("email_and_mobile.py")
+    lines = out.splitlines()
+    assert re.fullmatch(
+        r"email of Ada Lovelace: found ada\.lovelace@acme-robotics\.com \(verified, score [\d.]+\)", lines[0]
+    )
+    assert lines[1] == "email of Nemo Nobody: not_found, no credit charged"
+    assert re.fullmatch(
+        r"mobile of https://\S+/in/ada-lovelace: settled \+\d{11} \(lookup mob_\w+\)", lines[2]
+    )
+    assert lines[3] == "mobile of Pat Landline: refunded, no number and no credit charged"
+    assert lines[4].startswith("not sent: invalid email search: linkedin_url must be given alone")
+    assert lines[5] == "enrichment credits used this month (email hits included): 1"
+    assert lines[6] == "mobile credits used: 1, left: 99"
+
+
+@pytest.fixture
+def venv_kernel(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> str:
+    """A `python3` kernelspec that runs this interpreter, ahead of any other on the path.
+
+    The stock spec says `python`, which resolves to whatever is first on PATH; the notebook
+    must run with the SDK this test imports.
+    """
+    spec = tmp_path / "jupyter" / "kernels" / "python3"
+    spec.mkdir(parents=True)
+    argv = [sys.executable, "-m", "ipykernel_launcher", "-f", "{connection_file}"]
+    kernel = {"argv": argv, "display_name": "Python 3 (test)", "language": "python"}
+    (spec / "kernel.json").write_text(json.dumps(kernel))
+    monkeypatch.setenv("JUPYTER_PATH", str(tmp_path / "jupyter"))
+    # jupyter_core warns about its path migration unless this is set; warnings are errors here.
+    monkeypatch.setenv("JUPYTER_PLATFORM_DIRS", "1")
+    for name in [n for n in os.environ if n.startswith("LEADENRICH_")]:
+        monkeypatch.delenv(name)
+    return "python3"
+
+
+def cell_text(cell: Any) -> str:
+    """Everything a code cell showed: streams, and the plain-text form of its results."""
+    parts: list[str] = []
+    for output in cell.outputs:
+        if output.output_type == "stream":
+            parts.append(output.text)
+        elif output.output_type in ("execute_result", "display_data"):
+            parts.append(output.data.get("text/plain", ""))
+        elif output.output_type == "error":
+            parts.append(f"{output.ename}: {output.evalue}")
+    return "".join(parts)
+
+
+def test_notebook(venv_kernel: str, tmp_path: Path) -> None:
+    import nbformat
+    from nbclient import NotebookClient
+
+    path = EXAMPLES / "notebook.ipynb"
+    committed = nbformat.read(path, as_version=4)
+    nbformat.validate(committed)
+    code = [cell for cell in committed.cells if cell.cell_type == "code"]
+    assert all(not cell.outputs and cell.execution_count is None for cell in code), "clear the outputs"
+
+    notebook = nbformat.read(path, as_version=4)
+    # A probe after the DataFrame cell reports exactly what the notebook displayed.
+    probe = nbformat.v4.new_code_cell(
+        "import json\nprint(json.dumps({'shape': df.shape, 'columns': list(df.columns)}))"
+    )
+    probe.id = "probe"
+    position = next(i for i, cell in enumerate(notebook.cells) if cell.get("id") == "dataframe")
+    notebook.cells.insert(position + 1, probe)
+    NotebookClient(
+        notebook, timeout=60, kernel_name=venv_kernel, resources={"metadata": {"path": str(tmp_path)}}
+    ).execute()
+    cells = {cell.id: cell for cell in notebook.cells if cell.cell_type == "code"}
+
+    assert "talking to http://127.0.0.1:" in cell_text(cells["connect"])
+    bulk = cell_text(cells["bulk-sync"])
+    assert "succeeded 6, failed 1, deduped 0, credits spent 6" in bulk
+    # A text bar ends at 7/7; with ipywidgets installed the bar is a widget instead.
+    widget = "application/vnd.jupyter.widget-view+json"
+    shows_widget = any(widget in output.get("data", {}) for output in cells["bulk-sync"].outputs)
+    assert "7/7" in bulk or shows_widget, "no progress bar"
+    assert "succeeded 4, failed 0" in cell_text(cells["bulk-async"])
+    shown = cells["dataframe"].outputs[0].data
+    for column in ("input_company", "status", "opportunity_score", "company_overview_industry", "tags"):
+        assert f"<th>{column}</th>" in shown["text/html"]
+    frame = json.loads(cell_text(cells["probe"]))
+    assert frame["shape"][0] == 7
+    assert {"index", "status", "lead_id", "opportunity_score", "error_type"} <= set(frame["columns"])
+    errors = cell_text(cells["errors"])
+    assert "Defunct Dynamics: InternalServerError" in errors
+    assert "404: " in errors
+    assert all(output.output_type != "error" for cell in cells.values() for output in cell.outputs)
+
+
+EXAMPLE_FILES = sorted(p.name for p in EXAMPLES.iterdir() if p.suffix in (".py", ".ipynb"))
+
+
+@pytest.mark.parametrize("name", EXAMPLE_FILES)
 def test_every_example_is_tested(name: str) -> None:
     tested = {n.removeprefix("test_").replace("_", "") for n in globals() if n.startswith("test_")}
-    assert name.removesuffix(".py").replace("_", "") in tested, f"examples/{name} has no test"
+    assert Path(name).stem.replace("_", "") in tested, f"examples/{name} has no test"

@@ -1,0 +1,130 @@
+"""Enrich a CSV of leads into a CSV of enriched leads.
+
+    python examples/bulk_enrich.py leads.csv enriched.csv
+    python examples/bulk_enrich.py                # writes a sample CSV of 20 leads first
+
+The input needs `company` and `domain` columns; `name`, `email`, `title` and
+`linkedin_url` are used when present, other columns are ignored. The output has one row
+per input row: its status, the input, and the enrichment flattened into columns.
+
+Progress is kept in `<output>.checkpoint.jsonl`: run the same command again after a crash
+or Ctrl-C and the leads already enriched are taken from it, not paid for twice.
+
+Uses the real API when LEADENRICH_API_KEY (and LEADENRICH_BASE_URL) are set, and the
+bundled fake server otherwise. Against the real API the sample spends about 17 credits;
+`--max-credits` caps what a run may spend.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import tempfile
+from pathlib import Path
+
+from leadenrich import BulkResult, LeadIn
+from leadenrich.testing import connect
+
+SAMPLE = [
+    ("Ada Lovelace", "ada@acme-robotics.com", "VP Engineering", "Acme Robotics", "acme-robotics.com"),
+    ("Hank Scorpio", "hank@globex.com", "CEO", "Globex", "globex.com"),
+    ("Bill Lumbergh", "bill@initech.com", "Division VP", "Initech", "initech.com"),
+    ("Gavin Belson", "gavin@hooli.com", "Founder", "Hooli", "hooli.com"),
+    ("Richard Hendricks", "richard@piedpiper.com", "CEO", "Pied Piper", "piedpiper.com"),
+    ("Miles Dyson", "miles@cyberdyne.com", "Director of R&D", "Cyberdyne Systems", "cyberdyne.com"),
+    (
+        "Ellen Ripley",
+        "ellen@weyland-yutani.com",
+        "Head of Operations",
+        "Weyland-Yutani",
+        "weyland-yutani.com",
+    ),
+    ("Willy Wonka", "willy@wonka.com", "Owner", "Wonka Industries", "wonka.com"),
+    ("Michael Scott", "michael@dundermifflin.com", "Regional Manager", "Dunder Mifflin", "dundermifflin.com"),
+    ("Tony Stark", "tony@stark-industries.com", "CTO", "Stark Industries", "stark-industries.com"),
+    ("Bruce Wayne", "bruce@wayne-enterprises.com", "Chairman", "Wayne Enterprises", "wayne-enterprises.com"),
+    ("Lucille Bluth", "lucille@bluth.com", "Chairwoman", "Bluth Company", "bluth.com"),
+    ("Don Draper", "don@sterlingcooper.com", "Creative Director", "Sterling Cooper", "sterlingcooper.com"),
+    ("Leslie Knope", "leslie@pawnee.gov", "Deputy Director", "Pawnee Parks", "pawnee.gov"),
+    ("Jack Donaghy", "jack@kabletown.com", "VP East Coast", "Kabletown", "kabletown.com"),
+    ("Sheldon Plankton", "plankton@chumbucket.com", "Owner", "Chum Bucket", "chumbucket.com"),
+    ("Gordon Gekko", "gordon@gekko.com", "Managing Partner", "Gekko & Co", "gekko.com"),
+    # No domain: rejected before anything is sent, and reported as failed.
+    ("Art Vandelay", "art@vandelay.com", "Importer", "Vandelay Industries", ""),
+    # A .invalid domain cannot be enriched: the service answers with an error.
+    ("Dee Funct", "dee@defunct.invalid", "CFO", "Defunct Dynamics", "defunct.invalid"),
+    # The same contact twice, as CRM exports have it: the service returns the stored
+    # record, marked deduped, without a charge.
+    ("A. Lovelace", "ada@acme-robotics.com", "VP of Engineering", "Acme Robotics", "acme-robotics.com"),
+]
+
+
+def write_sample(path: Path) -> None:
+    with path.open("w", newline="", encoding="utf-8") as handle:
+        writer = csv.writer(handle)
+        writer.writerow(["name", "email", "title", "company", "domain"])
+        writer.writerows(SAMPLE)
+
+
+def read_leads(path: Path) -> list[dict[str, str]]:
+    fields = set(LeadIn.model_fields)
+    with path.open(newline="", encoding="utf-8-sig") as handle:
+        # Only LeadIn's columns, and no empty cells: an empty cell means "unknown", and
+        # LeadIn rejects fields it does not know.
+        return [
+            {key: value.strip() for key, value in row.items() if key in fields and value and value.strip()}
+            for row in csv.DictReader(handle)
+        ]
+
+
+def write_result(result: BulkResult, path: Path) -> None:
+    records = result.to_records()
+    # Failed rows have no enrichment columns: the header is every column seen, in order.
+    columns: dict[str, None] = {}
+    for record in records:
+        columns.update(dict.fromkeys(record))
+    with path.open("w", newline="", encoding="utf-8") as handle:
+        writer = csv.DictWriter(handle, fieldnames=list(columns))
+        writer.writeheader()
+        writer.writerows(records)
+
+
+def report(result: BulkResult) -> None:
+    print(f"  succeeded: {result.succeeded} ({result.deduped} deduped, {result.resumed} from an earlier run)")
+    print(f"  failed:    {result.failed}")
+    print(f"  skipped:   {result.skipped}")
+    print(f"  credits:   {result.credits_spent}")
+    for outcome in result.errors:
+        given = outcome.input
+        # An invalid row is kept as it was given (a mapping); a valid one became a LeadIn.
+        company = given.company if isinstance(given, LeadIn) else given.get("company", "?")
+        error = f"{type(outcome.error).__name__}: {outcome.error}"
+        print(f"  row {outcome.index + 1} ({company}) {outcome.status}: {error}")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description="Enrich a CSV of leads into a CSV of enriched leads.")
+    parser.add_argument("input", nargs="?", type=Path, help="CSV with company and domain columns")
+    parser.add_argument("output", nargs="?", type=Path, help="where to write the enriched CSV")
+    parser.add_argument("--max-credits", type=int, default=None, help="spend at most this many credits")
+    args = parser.parse_args()
+
+    source: Path | None = args.input
+    if source is None:
+        source = Path(tempfile.mkdtemp(prefix="leadenrich-")) / "leads.csv"
+        write_sample(source)
+        print(f"no input given: wrote a sample of {len(SAMPLE)} leads to {source}")
+    target: Path = args.output or source.with_name(f"{source.stem}-enriched.csv")
+    checkpoint = target.with_name(target.name + ".checkpoint.jsonl")
+
+    leads = read_leads(source)
+    with connect() as client:
+        result = client.leads.enrich_many(leads, checkpoint=checkpoint, max_credits=args.max_credits)
+    write_result(result, target)
+    print(f"enriched {len(result)} leads from {source} into {target}")
+    report(result)
+    print(f"run the same command again to resume from {checkpoint}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,340 @@
+"""The documentation's code runs, and the public surface documents itself with examples.
+
+Every ```python block of docs/*.md runs against a fake server: the blocks of a page in
+order, in one namespace, with LEADENRICH_API_KEY and LEADENRICH_BASE_URL pointing at a
+fresh FakeServer, so a page reads (and runs) top to bottom like a script. Blocks that
+`await` at the top level run on one event loop per page, as the cells of a notebook do.
+
+Conventions of the pages:
+
+- A block that defines `test_` functions is also run by pytest in a subprocess, so the
+  tests a page shows (with the leadenrich fixtures) pass, not merely compile.
+- A block that only includes an example (`--8<-- "examples/x.py"`) is not run here: the
+  example is, by tests/test_examples.py.
+- A block preceded by `<!-- no-test: why -->` is skipped. Keep those few, and say why.
+- Includes of other files outside code blocks (the README's intro) are expanded first,
+  so their Python blocks run too.
+
+The SDK's own waits (polling intervals, pacing, back-off) are scaled by the same factor
+as the fake server's clock, so a page that polls every second runs in milliseconds.
+"""
+
+from __future__ import annotations
+
+import ast
+import asyncio
+import doctest
+import importlib
+import inspect
+import logging
+import pkgutil
+import re
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+import leadenrich
+from leadenrich import AsyncLeadEnrich, LeadEnrich, _clock
+from leadenrich.testing import FakeServer
+
+ROOT = Path(__file__).resolve().parent.parent
+DOCS = ROOT / "docs"
+# The fake server's default time_scale: a second of the service lasts 5 ms.
+TIME_SCALE = 0.005
+
+_FENCE = re.compile(r"^(?P<indent> *)```(?P<info>[^`]*)$")
+_INCLUDE = re.compile(r'^ *--8<-- "(?P<path>[^":]+)(?::(?P<section>[\w-]+))?"$')
+_NO_TEST = re.compile(r"^<!-- no-test: (?P<why>.+\S) -->$")
+
+
+@dataclass(frozen=True)
+class Block:
+    page: str
+    line: int
+    """Where the code starts in the page, 1-based."""
+    language: str
+    code: str
+    skipped: str | None
+    """Why the block is not run, from its `<!-- no-test: why -->` line."""
+
+    @property
+    def includes(self) -> list[str]:
+        """The files this block includes instead of holding code of its own."""
+        lines = [line for line in self.code.splitlines() if line.strip()]
+        found = [_INCLUDE.match(line) for line in lines]
+        return [m["path"] for m in found if m] if lines and all(found) else []
+
+
+def section(path: str, name: str | None) -> str:
+    text = (ROOT / path).read_text(encoding="utf-8")
+    if name is None:
+        return text
+    start, end = f"--8<-- [start:{name}]", f"--8<-- [end:{name}]"
+    lines = text.splitlines()
+    first = next(i for i, line in enumerate(lines) if start in line)
+    last = next(i for i, line in enumerate(lines) if end in line)
+    return "\n".join(lines[first + 1 : last])
+
+
+def expanded(page: Path) -> list[str]:
+    """The page's lines with top-level includes (outside code blocks) replaced by the text."""
+    lines: list[str] = []
+    in_fence = False
+    for line in page.read_text(encoding="utf-8").splitlines():
+        if _FENCE.match(line):
+            in_fence = not in_fence
+        include = None if in_fence else _INCLUDE.match(line)
+        if include:
+            lines.extend(section(include["path"], include["section"]).splitlines())
+        else:
+            lines.append(line)
+    return lines
+
+
+def blocks(page: Path) -> list[Block]:
+    found: list[Block] = []
+    lines = expanded(page)
+    index = 0
+    while index < len(lines):
+        fence = _FENCE.match(lines[index])
+        if not fence or not fence["info"].strip():
+            index += 1
+            continue
+        language = fence["info"].split()[0].lower()
+        end = next(i for i in range(index + 1, len(lines)) if lines[i].strip() == "```")
+        indent = len(fence["indent"])
+        code = "\n".join(line[indent:] for line in lines[index + 1 : end])
+        # The line above the fence, skipping ruff's formatting switch that guards includes.
+        above = [line for line in lines[:index] if line.strip() and line.strip() != "<!-- fmt: off -->"]
+        skip = _NO_TEST.match(above[-1].strip()) if above else None
+        found.append(Block(page.name, index + 2, language, code, skip["why"] if skip else None))
+        index = end + 1
+    return found
+
+
+PAGES = sorted(DOCS.glob("*.md"))
+PYTHON_PAGES = [page for page in PAGES if any(b.language == "python" for b in blocks(page))]
+
+
+def python_blocks(page: Path) -> Iterator[Block]:
+    for block in blocks(page):
+        if block.language == "python" and not block.includes and block.skipped is None:
+            yield block
+
+
+@pytest.fixture
+def scaled_waits(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every wait of the SDK lasts TIME_SCALE of what it asks: the fake server's pace."""
+    sleep = time.sleep
+
+    async def async_sleep(seconds: float) -> None:
+        await asyncio.sleep(seconds * TIME_SCALE)
+
+    monkeypatch.setattr(_clock, "sleep", lambda seconds: sleep(seconds * TIME_SCALE))
+    monkeypatch.setattr(_clock, "async_sleep", async_sleep)
+
+
+@pytest.fixture
+def restored_logging() -> Iterator[None]:
+    """Pages configure logging as a user would; put it back for the next test."""
+    root, sdk = logging.getLogger(), logging.getLogger("leadenrich")
+    handlers, level, sdk_level = list(root.handlers), root.level, sdk.level
+    yield
+    for handler in [h for h in root.handlers if h not in handlers]:
+        root.removeHandler(handler)
+        handler.close()
+    root.setLevel(level)
+    sdk.setLevel(sdk_level)
+
+
+def run_block(block: Block, namespace: dict[str, Any], loop: asyncio.AbstractEventLoop) -> None:
+    # Leading newlines make tracebacks point at the line of the page.
+    source = "\n" * (block.line - 1) + block.code
+    code = compile(source, str(DOCS / block.page), "exec", flags=ast.PyCF_ALLOW_TOP_LEVEL_AWAIT)
+    result = eval(code, namespace)
+    if inspect.iscoroutine(result):
+        loop.run_until_complete(result)
+    if re.search(r"^(async )?def test_", block.code, re.MULTILINE):
+        run_with_pytest(block)
+
+
+def run_with_pytest(block: Block) -> None:
+    test_file = Path.cwd() / f"test_{Path(block.page).stem.replace('-', '_')}_{block.line}.py"
+    test_file.write_text(block.code, encoding="utf-8")
+    result = subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", test_file.name],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        cwd=test_file.parent,
+    )
+    assert result.returncode == 0, (
+        f"{block.page}:{block.line}: the tests fail\n{result.stdout}{result.stderr}"
+    )
+
+
+def close_everything(namespace: dict[str, Any], loop: asyncio.AbstractEventLoop) -> None:
+    """Close what a page opened and left open, as the end of a script would."""
+    for value in namespace.values():
+        if isinstance(value, LeadEnrich):
+            value.close()
+        elif isinstance(value, AsyncLeadEnrich):
+            loop.run_until_complete(value.aclose())
+        elif isinstance(value, httpx.Client):
+            value.close()
+        elif isinstance(value, FakeServer) and value.running:
+            value.stop()
+
+
+@pytest.mark.usefixtures("scaled_waits", "restored_logging")
+@pytest.mark.parametrize("page", PYTHON_PAGES, ids=[page.name for page in PYTHON_PAGES])
+def test_page_runs(page: Path, monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    monkeypatch.chdir(tmp_path)  # checkpoints and CSV files the pages write land here
+    with FakeServer() as server:
+        monkeypatch.setenv("LEADENRICH_API_KEY", server.api_key)
+        monkeypatch.setenv("LEADENRICH_BASE_URL", server.url)
+        namespace: dict[str, Any] = {"__name__": "__main__"}
+        loop = asyncio.new_event_loop()
+        try:
+            for block in python_blocks(page):
+                run_block(block, namespace, loop)
+        finally:
+            close_everything(namespace, loop)
+            loop.close()
+
+
+def test_includes_name_tested_examples() -> None:
+    included = [(b.page, path) for page in PAGES for b in blocks(page) for path in b.includes]
+    assert included, "no page includes an example"
+    for page, path in included:
+        assert path.startswith("examples/"), f"{page} includes {path}: include examples, which are tested"
+        assert (ROOT / path).is_file(), f"{page} includes {path}, which does not exist"
+
+
+def test_skipped_blocks_are_few() -> None:
+    skipped = [f"{b.page}:{b.line} ({b.skipped})" for page in PAGES for b in blocks(page) if b.skipped]
+    # A skipped block is a snippet nobody checks: each one needs a reason that still holds.
+    assert len(skipped) <= 3, skipped
+
+
+def test_getting_started_commands_are_the_readme_s() -> None:
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    commands = [b.code for b in blocks(DOCS / "getting-started.md") if b.language == "bash"]
+    assert commands
+    for command in commands[:2]:
+        assert command in readme, f"getting-started.md's command is not the README's: {command}"
+
+
+def test_every_module_is_on_the_architecture_page() -> None:
+    page = (DOCS / "architecture.md").read_text(encoding="utf-8")
+    package = ROOT / "leadenrich"
+    modules = [f"`{path.name}`" for path in package.glob("*.py")]
+    subpackages = [f"`{path.parent.name}/`" for path in package.glob("*/__init__.py")]
+    missing = [name for name in sorted(modules + subpackages) if name not in page]
+    assert not missing, f"docs/architecture.md does not mention {', '.join(missing)}"
+
+
+def import_graph() -> dict[str, set[str]]:
+    """Which leadenrich modules each leadenrich module imports, TYPE_CHECKING ones included."""
+    package = ROOT / "leadenrich"
+    paths = {
+        ".".join(path.relative_to(ROOT).with_suffix("").parts).removesuffix(".__init__"): path
+        for path in package.rglob("*.py")
+    }
+    graph: dict[str, set[str]] = {}
+    for name, path in paths.items():
+        here = name if path.name == "__init__.py" else name.rpartition(".")[0]
+        targets: set[str] = set()
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom):
+                parts = here.split(".")
+                base = ".".join(parts[: len(parts) - node.level + 1]) if node.level else ""
+                base = ".".join(filter(None, [base, node.module or ""]))
+                # `from . import _clock` imports a module; `from ._models import LeadIn` a package.
+                targets.update(
+                    f"{base}.{a.name}" if f"{base}.{a.name}" in paths else base for a in node.names
+                )
+            elif isinstance(node, ast.Import):
+                targets.update(alias.name for alias in node.names)
+        graph[name] = {target for target in targets if target in paths and target != name}
+    return graph
+
+
+def test_modules_import_in_one_direction() -> None:
+    graph = import_graph()
+    done: set[str] = set()
+
+    def visit(name: str, path: list[str]) -> None:
+        if name in path:
+            cycle = " -> ".join([*path[path.index(name) :], name])
+            raise AssertionError(f"import cycle: {cycle}")
+        if name in done:
+            return
+        for target in sorted(graph[name]):
+            visit(target, [*path, name])
+        done.add(name)
+
+    for name in sorted(graph):
+        visit(name, [])
+
+
+def test_the_sdk_never_imports_the_fake_server() -> None:
+    for name, targets in import_graph().items():
+        # The CLI's fake-server command serves it; everything else must work without it.
+        if name.startswith(("leadenrich.testing", "leadenrich._cli")):
+            continue
+        assert not any(t.startswith("leadenrich.testing") for t in targets), name
+
+
+def public_surface() -> dict[str, Any]:
+    """Every public class, function, method and property a user of leadenrich reaches."""
+    from leadenrich import webhooks
+    from leadenrich._resources import email, jobs, leads, mobile
+
+    roots: dict[str, Any] = {name: getattr(leadenrich, name) for name in leadenrich.__all__}
+    roots.pop("__version__")
+    for module in (leads, jobs, email, mobile):
+        roots.update({name: getattr(module, name) for name in module.__all__})
+    roots["webhooks.parse_event"] = webhooks.parse_event
+    surface = dict(roots)
+    for name, obj in roots.items():
+        if not inspect.isclass(obj):
+            continue
+        for klass in obj.__mro__:
+            if not klass.__module__.startswith("leadenrich"):
+                continue
+            for attr, member in vars(klass).items():
+                if attr.startswith("_") or attr == "model_config":
+                    continue
+                if inspect.isfunction(member) or isinstance(member, property):
+                    surface.setdefault(f"{name}.{attr}", member)
+    return surface
+
+
+def test_public_classes_and_methods_show_an_example() -> None:
+    missing = [
+        name for name, obj in sorted(public_surface().items()) if "Example" not in (inspect.getdoc(obj) or "")
+    ]
+    assert not missing, f"docstrings without an example: {', '.join(missing)}"
+
+
+def test_docstring_examples_run() -> None:
+    # Examples that need a live client are marked `# doctest: +SKIP`; the rest must hold.
+    finder, runner = doctest.DocTestFinder(), doctest.DocTestRunner(optionflags=doctest.ELLIPSIS)
+    tested = 0
+    for info in pkgutil.walk_packages(leadenrich.__path__, "leadenrich."):
+        if info.name.endswith(".__main__"):
+            continue  # importing it would run the command line
+        module = importlib.import_module(info.name)
+        for test in finder.find(module, module.__name__):
+            tested += len(test.examples)
+            runner.run(test)
+    assert tested > 0
+    assert runner.failures == 0, "a docstring example fails: see the output above"
