@@ -200,12 +200,15 @@ async def test_mobile_wait_paths(client: Any, api: respx.MockRouter, clock: Fake
 
 async def test_mobile_find_and_wait(client: Any, api: respx.MockRouter, clock: FakeClock) -> None:
     find = api.post("/mobile/find").respond(202, json={"lookup_id": "m1", "state": "pending"})
-    api.get("/mobile/find/m1").mock(
+    poll = api.get("/mobile/find/m1").mock(
         side_effect=sequence({"lookup_id": "m1", "state": "settled", "mobile": "+14155550100"})
     )
     result = await call(client.mobile.find_and_wait(first_name="Ada", last_name="L", domain="acme.com"))
     assert result.mobile == "+14155550100"
     assert find.call_count == 1
+    # The lookup was just created pending: the first poll waits one interval for it.
+    assert poll.call_count == 1
+    assert clock.sleeps == [1.0]
 
 
 async def test_mobile_wait_deadline(client: Any, api: respx.MockRouter, clock: FakeClock) -> None:

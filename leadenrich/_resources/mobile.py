@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from .. import _endpoints
+from .. import _clock, _endpoints
 from .._models import MobileFindOut
 from .._polling import DEFAULT_LOOKUP_TIMEOUT, Deadline, Waiter, async_wait, wait
 from ._protocols import AsyncSend, SyncSend
@@ -110,6 +110,8 @@ class Mobile:
         waiter.what = f"mobile lookup {pending.lookup_id}"
         if waiter.observe(pending):
             return pending
+        # The lookup was pending a moment ago: polling at once would only spend a request.
+        _clock.sleep(waiter.next_delay())
         return self._wait(pending.lookup_id, waiter)
 
     def _wait(self, lookup_id: str, waiter: Waiter[MobileFindOut]) -> MobileFindOut:
@@ -211,6 +213,7 @@ class AsyncMobile:
         waiter.what = f"mobile lookup {pending.lookup_id}"
         if waiter.observe(pending):
             return pending
+        await _clock.async_sleep(waiter.next_delay())
         return await self._wait(pending.lookup_id, waiter)
 
     async def _wait(self, lookup_id: str, waiter: Waiter[MobileFindOut]) -> MobileFindOut:
