@@ -85,7 +85,7 @@ def explain_not_resent(error: LeadEnrichError, call: Call[Any]) -> None:
         error, InternalServerError
     )
     if call.charges and ambiguous and _NOT_RESENT not in error.message:
-        error.message += _NOT_RESENT
+        error.message = error.message.rstrip().rstrip(".") + "." + _NOT_RESENT
 
 
 @dataclass

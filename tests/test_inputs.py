@@ -40,6 +40,22 @@ async def test_invalid_person_combinations_send_nothing(
     assert route.call_count == 0
 
 
+@pytest.mark.parametrize(
+    ("extra", "named"),
+    [
+        ({"first_name": "Ada"}, "first_name was given too"),
+        ({"first_name": "Ada", "domain": "acme.com"}, "first_name, domain were given too"),
+    ],
+)
+async def test_linkedin_url_with_other_keywords_names_them(
+    client: Any, api: respx.MockRouter, extra: dict[str, str], named: str
+) -> None:
+    route = api.route().respond(200, json={})
+    with pytest.raises(InvalidRequestError, match=f"linkedin_url must be given alone, but {named}"):
+        await call(client.email.find(linkedin_url="https://linkedin.com/in/ada", **extra))
+    assert route.call_count == 0
+
+
 @pytest.mark.parametrize("namespace", ["email", "mobile"])
 @pytest.mark.parametrize("person", VALID_PEOPLE)
 async def test_valid_person_combinations_are_sent(

@@ -36,7 +36,8 @@ class _PersonQuery(RequestModel):
         others = [n for n in ("first_name", "last_name", "company_name", "domain") if getattr(self, n)]
         if by_profile and others:
             raise ValueError(
-                f"linkedin_url must be given alone, but {', '.join(others)} were given too: {_COMBINATION_HELP}"
+                f"linkedin_url must be given alone, but {', '.join(others)} {'was' if len(others) == 1 else 'were'} given too: "
+                f"{_COMBINATION_HELP}"
             )
         if not (by_profile or by_name):
             given = ", ".join(others) or "nothing"
