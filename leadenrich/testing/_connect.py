@@ -16,7 +16,7 @@ __all__ = ["aconnect", "async_client_for", "client_for", "connect"]
 def client_for(server: FakeServer, **options: Any) -> LeadEnrich:
     """A LeadEnrich on `server` with its ready key, paced to its (scaled) limits.
 
-    Example:
+    Examples:
         >>> with FakeServer() as server, client_for(server) as client:  # doctest: +SKIP
         ...     client.usage()
     """
@@ -25,7 +25,13 @@ def client_for(server: FakeServer, **options: Any) -> LeadEnrich:
 
 
 def async_client_for(server: FakeServer, **options: Any) -> AsyncLeadEnrich:
-    """An AsyncLeadEnrich on `server` with its ready key, paced to its (scaled) limits."""
+    """An AsyncLeadEnrich on `server` with its ready key, paced to its (scaled) limits.
+
+    Examples:
+        >>> with FakeServer() as server:  # doctest: +SKIP
+        ...     async with async_client_for(server) as client:
+        ...         await client.usage()
+    """
     options.setdefault("rate_limits", server.rate_limits)
     return AsyncLeadEnrich(api_key=server.api_key, base_url=server.url, **options)
 
@@ -40,7 +46,7 @@ def connect(**options: Any) -> Generator[LeadEnrich, None, None]:
     Args:
         **options: Client options (`timeout`, `max_retries`, ...).
 
-    Example:
+    Examples:
         >>> from leadenrich.testing import connect
         >>> with connect() as client:  # doctest: +SKIP
         ...     print(client.health().status)
@@ -57,7 +63,7 @@ def connect(**options: Any) -> Generator[LeadEnrich, None, None]:
 async def aconnect(**options: Any) -> AsyncGenerator[AsyncLeadEnrich, None]:
     """The async twin of [`connect`][leadenrich.testing.connect].
 
-    Example:
+    Examples:
         >>> async with aconnect() as client:  # doctest: +SKIP
         ...     job = await client.leads.enrich({"company": "Acme", "domain": "acme.com"})
     """

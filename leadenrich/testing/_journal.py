@@ -164,7 +164,7 @@ class Journal:
     def wait_until(self, predicate: Callable[[], bool], timeout: float = 5.0) -> bool:
         """Block until `predicate()` is true (re-checked after every change); False on timeout.
 
-        Example:
+        Examples:
             >>> server.state.wait_until(lambda: len(server.state.callbacks()) == 1)  # doctest: +SKIP
             True
         """

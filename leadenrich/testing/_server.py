@@ -32,7 +32,7 @@ class FakeServer:
         port: The port to listen on; 0 picks a free one.
         **overrides: FakeSettings fields to change, such as `time_scale=1.0`.
 
-    Example:
+    Examples:
         >>> from leadenrich import LeadEnrich
         >>> from leadenrich.testing import FakeServer
         >>> with FakeServer() as server:  # doctest: +SKIP
@@ -84,7 +84,7 @@ class FakeServer:
 
         A client paced to it neither collects 429s nor waits real minutes.
 
-        Example:
+        Examples:
             >>> client = LeadEnrich(api_key=server.api_key, base_url=server.url, rate_limits=server.rate_limits)  # doctest: +SKIP
         """
         settings = self.settings
@@ -164,7 +164,7 @@ class FakeServer:
             credits: Leads added by credit packs (the pool email hits also draw on).
             mobile_credits: Mobile credits bought.
 
-        Example:
+        Examples:
             >>> key = server.add_key("scale", monthly_leads=1, credits=0)  # doctest: +SKIP
             >>> second = server.add_key(user=server.state.user_of(key))  # doctest: +SKIP
         """

@@ -38,7 +38,7 @@ class FakeSettings:
     takes 0.15 s and the 60-second rate-limit window lasts 0.3 s; `time_scale=1.0` is
     real time. Limits are the spec's.
 
-    Example:
+    Examples:
         >>> settings = FakeSettings(time_scale=1.0, max_concurrent_enrichments=2)
         >>> settings.real_seconds(30)
         30.0

@@ -72,7 +72,7 @@ class FakeState(Journal):
 
     Tests read it through `server.state`; every method is safe to call from any thread.
 
-    Example:
+    Examples:
         >>> server.state.charged("enrichment", key=server.api_key)  # doctest: +SKIP
         1
     """

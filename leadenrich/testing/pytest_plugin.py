@@ -11,7 +11,7 @@ Fixtures:
     async_leadenrich_client: An AsyncLeadEnrich on that server, closed after the test
         (an async fixture: use it from tests marked `pytest.mark.anyio`).
 
-Example:
+Examples:
     def test_enrich(leadenrich_client):
         lead = leadenrich_client.leads.enrich_sync({"company": "Acme", "domain": "acme.com"})
         assert 0 <= lead.enrichment.opportunity_score <= 100
@@ -35,7 +35,7 @@ __all__ = ["async_leadenrich_client", "leadenrich_client", "leadenrich_server", 
 def leadenrich_settings() -> FakeSettings:
     """The settings of `leadenrich_server`: override this fixture to change them.
 
-    Example:
+    Examples:
         @pytest.fixture
         def leadenrich_settings():
             return FakeSettings(max_concurrent_enrichments=1)
