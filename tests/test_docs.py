@@ -114,12 +114,13 @@ def blocks(page: Path) -> list[Block]:
         # The line above the fence, skipping ruff's formatting switch that guards includes.
         above = [line for line in lines[:index] if line.strip() and line.strip() != "<!-- fmt: off -->"]
         skip = _NO_TEST.match(above[-1].strip()) if above else None
-        found.append(Block(page.name, index + 2, language, code, skip["why"] if skip else None))
+        found.append(Block(page.relative_to(ROOT).as_posix(), index + 2, language, code, skip["why"] if skip else None))
         index = end + 1
     return found
 
 
-PAGES = sorted(DOCS.glob("*.md"))
+# The README is a page too: its snippets are the first code a newcomer copies.
+PAGES = [*sorted(DOCS.glob("*.md")), ROOT / "README.md"]
 PYTHON_PAGES = [page for page in PAGES if any(b.language == "python" for b in blocks(page))]
 
 
@@ -157,7 +158,7 @@ def restored_logging() -> Iterator[None]:
 def run_block(block: Block, namespace: dict[str, Any], loop: asyncio.AbstractEventLoop) -> None:
     # Leading newlines make tracebacks point at the line of the page.
     source = "\n" * (block.line - 1) + block.code
-    code = compile(source, str(DOCS / block.page), "exec", flags=ast.PyCF_ALLOW_TOP_LEVEL_AWAIT)
+    code = compile(source, str(ROOT / block.page), "exec", flags=ast.PyCF_ALLOW_TOP_LEVEL_AWAIT)
     result = eval(code, namespace)
     if inspect.iscoroutine(result):
         loop.run_until_complete(result)
