@@ -114,7 +114,9 @@ def blocks(page: Path) -> list[Block]:
         # The line above the fence, skipping ruff's formatting switch that guards includes.
         above = [line for line in lines[:index] if line.strip() and line.strip() != "<!-- fmt: off -->"]
         skip = _NO_TEST.match(above[-1].strip()) if above else None
-        found.append(Block(page.relative_to(ROOT).as_posix(), index + 2, language, code, skip["why"] if skip else None))
+        found.append(
+            Block(page.relative_to(ROOT).as_posix(), index + 2, language, code, skip["why"] if skip else None)
+        )
         index = end + 1
     return found
 

@@ -155,8 +155,9 @@ async def test_a_charging_post_is_never_resent_once_it_may_have_been_accepted(
         await call(invoke(client))
     assert route.call_count == 1, "a charging POST was re-sent"
     assert sleeps == []
-    assert ". The request was not re-sent because the service may already have accepted and charged it;" in str(
-        caught.value
+    assert (
+        ". The request was not re-sent because the service may already have accepted and charged it;"
+        in str(caught.value)
     )
     assert ".." not in str(caught.value)
 
