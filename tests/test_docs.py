@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import ast
 import asyncio
+import dataclasses
 import doctest
 import importlib
 import inspect
@@ -298,7 +299,7 @@ def test_the_sdk_never_imports_the_fake_server() -> None:
 
 def public_surface() -> dict[str, Any]:
     """Every public class, function, method and property a user of leadenrich reaches."""
-    from leadenrich import webhooks
+    from leadenrich import testing, webhooks
     from leadenrich._resources import email, jobs, leads, mobile
 
     roots: dict[str, Any] = {name: getattr(leadenrich, name) for name in leadenrich.__all__}
@@ -306,6 +307,7 @@ def public_surface() -> dict[str, Any]:
     for module in (leads, jobs, email, mobile):
         roots.update({name: getattr(module, name) for name in module.__all__})
     roots["webhooks.parse_event"] = webhooks.parse_event
+    roots.update({f"testing.{name}": getattr(testing, name) for name in testing.__all__})
     surface = dict(roots)
     for name, obj in roots.items():
         if not inspect.isclass(obj):
@@ -313,8 +315,12 @@ def public_surface() -> dict[str, Any]:
         for klass in obj.__mro__:
             if not klass.__module__.startswith("leadenrich"):
                 continue
+            # A dataclass field whose default is a function is a setting, not a method.
+            settings = (
+                {f.name for f in dataclasses.fields(klass)} if dataclasses.is_dataclass(klass) else set()
+            )
             for attr, member in vars(klass).items():
-                if attr.startswith("_") or attr == "model_config":
+                if attr.startswith("_") or attr == "model_config" or attr in settings:
                     continue
                 if inspect.isfunction(member) or isinstance(member, property):
                     surface.setdefault(f"{name}.{attr}", member)

@@ -66,7 +66,12 @@ class FakeServer:
 
     @property
     def url(self) -> str:
-        """The base URL to give the SDK, such as `http://127.0.0.1:54321` (no `/api/v1`)."""
+        """The base URL to give the SDK, such as `http://127.0.0.1:54321` (no `/api/v1`).
+
+        Examples:
+            >>> with FakeServer() as server:  # doctest: +SKIP
+            ...     client = LeadEnrich(api_key=server.api_key, base_url=server.url)
+        """
         if self._url is None:
             raise RuntimeError(
                 "the fake server is not running: use `with FakeServer() as server:` or start()"
@@ -75,7 +80,12 @@ class FakeServer:
 
     @property
     def api_url(self) -> str:
-        """`url` with the `/api/v1` prefix, for raw HTTP clients."""
+        """`url` with the `/api/v1` prefix, for raw HTTP clients.
+
+        Examples:
+            >>> httpx.get(f"{server.api_url}/health").json()  # doctest: +SKIP
+            {'status': 'ok', 'version': '1.0.0'}
+        """
         return self.url + "/api/v1"
 
     @property
@@ -97,10 +107,26 @@ class FakeServer:
 
     @property
     def running(self) -> bool:
+        """Whether the server is serving (between `start()` and `stop()`).
+
+        Examples:
+            >>> server = FakeServer()
+            >>> server.running
+            False
+        """
         return self._thread is not None
 
     def start(self) -> Self:
-        """Start serving on a background thread; returns once connections are accepted."""
+        """Start serving on a background thread; returns once connections are accepted.
+
+        `with FakeServer() as server:` starts and stops it for you; `start()` and `stop()`
+        are for a server that outlives one block, such as a notebook's.
+
+        Examples:
+            >>> server = FakeServer().start()  # doctest: +SKIP
+            >>> server.url  # doctest: +SKIP
+            'http://127.0.0.1:54321'
+        """
         if self._thread is not None:
             raise RuntimeError("the fake server is already running")
         # Imported here: fastapi and uvicorn cost ~0.5 s, and only a running server needs them.
@@ -122,7 +148,13 @@ class FakeServer:
         return self
 
     def stop(self) -> None:
-        """Stop serving. Jobs and lookups still running are cancelled (and refunded)."""
+        """Stop serving. Jobs and lookups still running are cancelled (and refunded).
+
+        Examples:
+            >>> server.stop()  # doctest: +SKIP
+            >>> server.running  # doctest: +SKIP
+            False
+        """
         thread, self._thread, self._url = self._thread, None, None
         if thread is not None:
             thread.stop()
@@ -173,17 +205,34 @@ class FakeServer:
         )
 
     def add_credits(self, key_or_user: str, *, credits: int = 0, mobile_credits: int = 0) -> None:
-        """Buy credit packs for the account of a key (or a user name), as the dashboard would."""
+        """Buy credit packs for the account of a key (or a user name), as the dashboard would.
+
+        Examples:
+            >>> server.add_credits(server.api_key, credits=500, mobile_credits=20)  # doctest: +SKIP
+            >>> client.usage().monthly_leads.credits_added  # doctest: +SKIP
+            500
+        """
         user = self._user(key_or_user)
         self.state.add_credits(user, credits=credits, mobile_credits=mobile_credits)
 
     def user_of(self, key: str) -> str:
-        """The name of the account a key belongs to."""
+        """The name of the account a key belongs to.
+
+        Examples:
+            >>> server.user_of(server.api_key)  # doctest: +SKIP
+            'default'
+        """
         return self.state.user_of(key)
 
     def callback_url(self, name: str = "default", *, status: int = 204) -> str:
         """A callback_url served by this server: bodies POSTed to it are kept in
-        `state.received_callbacks(name)`, and it answers `status`."""
+        `state.received_callbacks(name)`, and it answers `status`.
+
+        Examples:
+            >>> job = client.leads.enrich(lead, callback_url=server.callback_url("hooks"))  # doctest: +SKIP
+            >>> server.state.wait_until(lambda: server.state.received_callbacks("hooks"))  # doctest: +SKIP
+            True
+        """
         return f"{self.url}/_fake/callbacks/{quote(name, safe='')}?status={status}"
 
     def _user(self, key_or_user: str) -> str:

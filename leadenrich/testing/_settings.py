@@ -130,12 +130,22 @@ class FakeSettings:
                 )
 
     def real_seconds(self, api_seconds: float) -> float:
-        """`api_seconds` of the real service, as seconds of this server's clock."""
+        """`api_seconds` of the real service, as seconds of this server's clock.
+
+        Examples:
+            >>> FakeSettings(time_scale=0.01).real_seconds(30)
+            0.3
+        """
         return api_seconds * self.time_scale
 
     @property
     def rate_window(self) -> float:
-        """The per-key window in real seconds."""
+        """The per-key window in real seconds.
+
+        Examples:
+            >>> FakeSettings(time_scale=0.01).rate_window
+            0.6
+        """
         return self.real_seconds(self.rate_window_seconds)
 
     @classmethod
