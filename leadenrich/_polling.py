@@ -21,7 +21,6 @@ __all__ = [
     "DEFAULT_POLL_INTERVAL",
     "Deadline",
     "JobDurations",
-    "Progress",
     "Waiter",
 ]
 
@@ -35,9 +34,6 @@ _GROWTH = 1.5
 _CEILING = 5.0
 
 Polled = TypeVar("Polled", JobOut, MobileFindOut)
-
-Progress = Callable[[Polled], object]
-"""Called with every polled object, for progress bars and logs."""
 
 
 class Deadline:
@@ -107,6 +103,18 @@ class Waiter(Generic[Polled]):
         """Do not poll again for `seconds` from now (the job cannot be done sooner)."""
         self._quiet_until = _clock.monotonic() + seconds
 
+    def created(self, what: str, first: Polled) -> None:
+        """Name what is waited for, and what it was when created (`.last` of a timeout)."""
+        self.what = what
+        self.last = first
+
+    def _timed_out(self, why: str) -> PollTimeoutError:
+        seen = f"was still {_state(self.last)}" if self.last is not None else "was not seen yet"
+        return PollTimeoutError(
+            f"{self.what} {seen} {why}; wait again with a larger timeout, or check back later",
+            last=self.last,
+        )
+
     def observe(self, polled: Polled) -> bool:
         """Record a polled object; True when it is terminal."""
         self.last = polled
@@ -118,24 +126,24 @@ class Waiter(Generic[Polled]):
         """How long to sleep after a 429 that outlasted the client's retries.
 
         A wait has its own deadline, so it keeps polling after the service asks it to
-        slow down rather than failing; the 429 surfaces only if the deadline comes first.
+        slow down rather than failing; when the deadline comes first, the wait ends with
+        PollTimeoutError (caused by the 429).
         """
         remaining = self.deadline.remaining()
         wanted = error.retry_after if error.retry_after is not None else self._interval
         if wanted >= remaining:
-            raise error
+            # Not the RateLimitError itself: that reads as "nothing happened, send again",
+            # and after enrich_and_wait's creation a job exists and was paid for.
+            raise self._timed_out(
+                f"when the service asked for {wanted:g} s more (429), past the {self.deadline.timeout:g} s deadline"
+            ) from error
         return wanted
 
     def next_delay(self) -> float:
         """How long to sleep before the next poll; PollTimeoutError once the deadline passed."""
         remaining = self.deadline.remaining()
         if remaining <= 0:
-            state = _state(self.last)
-            raise PollTimeoutError(
-                f"{self.what} was still {state} after {self.deadline.timeout:g} s; "
-                "wait again with a larger timeout, or check back later",
-                last=self.last,
-            )
+            raise self._timed_out(f"after {self.deadline.timeout:g} s")
         quiet = self._quiet_until - _clock.monotonic()
         delay = min(max(self._interval, quiet), remaining)
         if quiet <= 0:
@@ -143,12 +151,8 @@ class Waiter(Generic[Polled]):
         return delay
 
 
-def _state(last: JobOut | MobileFindOut | None) -> str:
-    if isinstance(last, JobOut):
-        return last.status
-    if isinstance(last, MobileFindOut):
-        return last.state
-    return "unknown"
+def _state(last: JobOut | MobileFindOut) -> str:
+    return last.status if isinstance(last, JobOut) else last.state
 
 
 def wait(fetch: Callable[[], Polled], waiter: Waiter[Polled]) -> Polled:

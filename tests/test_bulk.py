@@ -17,10 +17,13 @@ from leadenrich import (
     BulkResult,
     InternalServerError,
     InvalidRequestError,
+    JobOut,
     LeadIn,
+    PollTimeoutError,
     RateLimitError,
 )
-from tests.helpers import call, collect, lead_out
+from leadenrich._bulk.plan import is_ambiguous
+from tests.helpers import FakeClock, call, collect, lead_out
 
 pytestmark = pytest.mark.anyio
 
@@ -151,6 +154,22 @@ async def test_a_lost_answer_not_stored_is_reported_not_resent(client: Any, serv
     assert sum(1 for lead in service.sent if lead["company"] == "Co3") == 1
 
 
+async def test_a_created_job_is_never_sent_again_when_its_polls_are_refused(
+    client: Any, api: respx.MockRouter, clock: FakeClock
+) -> None:
+    create = api.post("/leads/enrich").respond(202, json={"job_id": "j", "status": "queued"})
+    api.get("/jobs/j").respond(429, json={"detail": "slow down"}, headers={"Retry-After": "500"})
+    api.get("/leads").respond(200, json={"items": []})
+    result = await call(
+        client.with_options(max_retries=0).leads.enrich_many(ROWS[:1], strategy="async", progress=False)
+    )
+    [outcome] = result
+    assert create.call_count == 1, "the lead of a created, charged job was sent again"
+    assert outcome.status == "failed"
+    assert outcome.maybe_charged
+    assert isinstance(outcome.error, PollTimeoutError)
+
+
 async def test_checkpoint_resume_skips_what_was_done(
     client: Any, service: FakeEnrich, tmp_path: Path
 ) -> None:
@@ -180,7 +199,7 @@ async def test_a_torn_last_line_is_tolerated(client: Any, service: FakeEnrich, t
 
 
 async def test_started_but_unfinished_leads_are_looked_up_before_resending(
-    client: Any, service: FakeEnrich, tmp_path: Path
+    client: Any, service: FakeEnrich, tmp_path: Path, sleeps: list[float]
 ) -> None:
     # A run killed while Co0 was in flight: the service finished and stored it anyway.
     path = tmp_path / "run.jsonl"
@@ -188,11 +207,49 @@ async def test_started_but_unfinished_leads_are_looked_up_before_resending(
     started = next(json.loads(line) for line in path.read_text().splitlines() if '"started"' in line)
     path.write_text(json.dumps(started) + "\n")
     result = await call(client.leads.enrich_many(ROWS[:2], checkpoint=path, progress=False))
+    # Co0 was sent moments ago: the service may still be enriching it, and stores it only
+    # when done, so the lookup waits until a sync enrichment must have ended.
+    assert len(sleeps) == 1
+    assert 95 < sleeps[0] <= 100
     assert result.outcomes[0].resumed
     assert result.outcomes[0].lead is not None
     assert first.outcomes[0].lead is not None
     assert result.outcomes[0].lead.id == first.outcomes[0].lead.id
     assert [lead["company"] for lead in service.sent] == ["Co0", "Co1"]
+
+
+async def test_an_old_start_is_looked_up_at_once(
+    client: Any, service: FakeEnrich, tmp_path: Path, sleeps: list[float]
+) -> None:
+    path = tmp_path / "run.jsonl"
+    await call(client.leads.enrich_many(ROWS[:1], checkpoint=path, progress=False))
+    started = next(json.loads(line) for line in path.read_text().splitlines() if '"started"' in line)
+    path.write_text(json.dumps({**started, "at": "2000-01-01T00:00:00+00:00"}) + "\n")
+    result = await call(client.leads.enrich_many(ROWS[:1], checkpoint=path, progress=False))
+    assert result.outcomes[0].resumed
+    assert sleeps == []
+
+
+async def test_leads_that_cannot_be_looked_up_are_not_sent_again(
+    client: Any, api: respx.MockRouter, service: FakeEnrich, tmp_path: Path
+) -> None:
+    path = tmp_path / "run.jsonl"
+    await call(client.leads.enrich_many(ROWS[:1], checkpoint=path, progress=False))
+    started = next(json.loads(line) for line in path.read_text().splitlines() if '"started"' in line)
+    path.write_text(json.dumps(started) + "\n")
+    api.get("/leads").respond(503, text="<html>busy</html>")
+    result = await call(
+        client.with_options(max_retries=0).leads.enrich_many(ROWS[:2], checkpoint=path, progress=False)
+    )
+    [lost, fresh] = result
+    assert (lost.status, lost.maybe_charged) == ("failed", True)
+    assert "not sent again" in str(lost.error)
+    assert fresh.status == "enriched"
+    assert [lead["company"] for lead in service.sent] == ["Co0", "Co1"], "Co0 was sent twice"
+    # Still "started" in the checkpoint: the next run looks for it again.
+    api.get("/leads").mock(side_effect=service.listing)
+    third = await call(client.leads.enrich_many(ROWS[:2], checkpoint=path, progress=False))
+    assert third.outcomes[1].resumed
 
 
 async def test_a_foreign_file_is_refused(client: Any, service: FakeEnrich, tmp_path: Path) -> None:
@@ -264,6 +321,13 @@ async def test_bad_options_send_nothing(
     with pytest.raises(error):
         await call(client.leads.enrich_many(ROWS, **kwargs))
     assert service.sent == []
+
+
+def test_a_timeout_before_any_job_was_created_charged_nothing() -> None:
+    waiting_for_a_slot = PollTimeoutError("slots stayed busy; nothing was sent", last=None)
+    polling = PollTimeoutError("job j was still running", last=JobOut(job_id="j", status="running"))
+    assert not is_ambiguous(waiting_for_a_slot)
+    assert is_ambiguous(polling)
 
 
 def test_rate_limit_error_is_not_a_lead_failure() -> None:

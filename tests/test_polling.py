@@ -116,10 +116,31 @@ async def test_a_429_during_a_wait_is_waited_out(
     assert sum(1 for s in clock.sleeps if s >= 20) == 4
 
 
-async def test_a_429_past_the_deadline_surfaces(client: Any, api: respx.MockRouter, clock: FakeClock) -> None:
+async def test_a_429_past_the_deadline_ends_the_wait(
+    client: Any, api: respx.MockRouter, clock: FakeClock
+) -> None:
     api.get("/jobs/j").respond(429, json={"detail": "slow down"}, headers={"Retry-After": "50"})
-    with pytest.raises(RateLimitError):
+    with pytest.raises(
+        PollTimeoutError, match="asked for 50 s more \\(429\\), past the 10 s deadline"
+    ) as caught:
         await call(client.with_options(max_retries=0).jobs.wait("j", timeout=10))
+    # A timeout, not the 429: a RateLimitError would say "nothing was done, send again".
+    assert isinstance(caught.value.__cause__, RateLimitError)
+    assert clock.sleeps == []
+
+
+async def test_enrich_and_wait_times_out_with_the_created_job(
+    client: Any, api: respx.MockRouter, clock: FakeClock
+) -> None:
+    create = api.post("/leads/enrich").respond(202, json={"job_id": "j", "status": "queued"})
+    api.get("/jobs/j").respond(429, json={"detail": "slow down"}, headers={"Retry-After": "500"})
+    with pytest.raises(PollTimeoutError) as caught:
+        await call(client.with_options(max_retries=0).leads.enrich_and_wait(LEAD, timeout=60))
+    assert create.call_count == 1
+    last = caught.value.last
+    assert isinstance(last, JobOut)
+    assert (last.job_id, last.status) == ("j", "queued")
+    assert "enrichment job j was still queued" in str(caught.value)
 
 
 async def test_on_progress_sees_every_poll(client: Any, api: respx.MockRouter, clock: FakeClock) -> None:

@@ -40,8 +40,12 @@ def is_ambiguous(error: LeadEnrichError) -> bool:
     """The service may have accepted, charged and stored the lead despite the error."""
     if isinstance(error, APIConnectionError):
         return error.request_sent
+    if isinstance(error, PollTimeoutError):
+        # Without a last object the deadline passed before a job was created (waiting for
+        # an enrichment slot): nothing was sent.
+        return error.last is not None
     # A 2xx whose body could not be read is an answer lost after the service did the work.
-    return isinstance(error, (InternalServerError, PollTimeoutError, APIResponseValidationError))
+    return isinstance(error, (InternalServerError, APIResponseValidationError))
 
 
 class Plan:
@@ -88,6 +92,27 @@ class Plan:
         self._pending = deque(sorted(self._pending, key=lambda item: item.index))
         self.uncertain.clear()
         return outcomes
+
+    def unresolved(self, error: LeadEnrichError) -> list[BulkOutcome]:
+        """Uncertain leads that could not be looked up: reported, not sent again."""
+        reason = LeadEnrichError(
+            "not sent again: an earlier run sent it without hearing back, and the stored leads "
+            f"could not be checked for it ({error}); run again to look once more"
+        )
+        outcomes: list[BulkOutcome] = []
+        for item, _ in sorted(self.uncertain.values(), key=lambda pair: pair[0].index):
+            outcome = BulkOutcome(item.index, item.given, "failed", error=reason, maybe_charged=True)
+            self._record(item, outcome, maybe_charged=True)
+            outcomes.append(outcome)
+        self.uncertain.clear()
+        return outcomes
+
+    def settle_delay(self, settle: float) -> float:
+        """Seconds until every uncertain lead was sent at least `settle` seconds ago."""
+        if not self.uncertain:
+            return 0.0
+        newest = max(since for _, since in self.uncertain.values())
+        return max(0.0, (newest - datetime.now(timezone.utc)).total_seconds() + settle)
 
     def next(self) -> Item | None:
         """The next lead to start, with a credit reserved for it; None when none may start."""

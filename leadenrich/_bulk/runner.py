@@ -7,6 +7,8 @@ failure, and stream each outcome as it completes. Everything else is the Plan's.
 
 from __future__ import annotations
 
+import contextlib
+import logging
 import random
 import sys
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
@@ -17,6 +19,7 @@ from itertools import islice
 from typing import TYPE_CHECKING, Any, Literal
 
 from .. import _clock
+from .._config import LONG_RUNNING_READ_TIMEOUT
 from .._errors import InvalidRequestError, LeadEnrichError, RateLimitError
 from .._models import LeadIn, LeadOut
 from .._retry import UPSTREAM_FULL_BACKOFF
@@ -32,6 +35,8 @@ if TYPE_CHECKING:
     import os
 
 __all__ = ["Strategy", "arun", "prepare", "run"]
+
+logger = logging.getLogger("leadenrich")
 
 Strategy = Literal["sync", "async"]
 """`sync`: one blocking enrich request per lead. `async`: create a job, then poll it."""
@@ -88,6 +93,28 @@ def _rate_limited(plan: Plan, item: Item, error: RateLimitError, rounds: int) ->
     return plan.failed(item, error)
 
 
+def _wanted(plan: Plan) -> dict[str, datetime]:
+    return {key: since for key, (_, since) in plan.uncertain.items()}
+
+
+def _settle_delay(plan: Plan) -> float:
+    """How long to wait before looking up the leads an earlier run sent without an answer.
+
+    The service may still be enriching a lead sent moments ago (a sync enrichment runs up
+    to ~90 s) and stores it only when done: looked up sooner, it would not be found yet,
+    and sending it again would charge it twice.
+    """
+    delay = plan.settle_delay(LONG_RUNNING_READ_TIMEOUT)
+    if delay > 0:
+        logger.warning(
+            "%d lead(s) of the checkpoint were sent without an answer moments ago; waiting %.0f s "
+            "for the service to finish them before looking them up, so none is paid for twice",
+            len(plan.uncertain),
+            delay,
+        )
+    return delay
+
+
 def _rate_limit_pause(error: RateLimitError) -> float:
     base = error.retry_after if error.retry_after is not None else UPSTREAM_FULL_BACKOFF
     return max(base, 0.0) + random.uniform(0.0, 0.5)
@@ -103,10 +130,12 @@ def run(
     report = reporter(run_.progress, plan.total)
 
     def lookup(wanted: dict[str, datetime], limit: int) -> dict[str, LeadOut]:
-        try:
-            return match_stored(wanted, islice(stored(), limit))
-        except LeadEnrichError:
-            return {}
+        return match_stored(wanted, islice(stored(), limit))
+
+    def found(item: Item, sent: datetime) -> LeadOut | None:
+        with contextlib.suppress(LeadEnrichError):  # not found, then: reported maybe_charged
+            return lookup({item.key: sent}, _SCAN_IN_RUN).get(item.key)
+        return None
 
     def attempt(item: Item) -> BulkOutcome:
         assert item.lead is not None
@@ -122,8 +151,7 @@ def run(
                 _clock.sleep(_rate_limit_pause(exc))
                 continue
             except LeadEnrichError as exc:
-                found = lookup({item.key: sent}, _SCAN_IN_RUN).get(item.key) if is_ambiguous(exc) else None
-                return plan.failed(item, exc, found=found)
+                return plan.failed(item, exc, found=found(item, sent) if is_ambiguous(exc) else None)
             return plan.succeeded(item, lead)
 
     try:
@@ -131,8 +159,13 @@ def run(
             report.update(outcome)
             yield outcome
         if plan.uncertain:
-            wanted = {key: since for key, (_, since) in plan.uncertain.items()}
-            for outcome in plan.recovered(lookup(wanted, _SCAN_ON_RESUME)):
+            if (delay := _settle_delay(plan)) > 0:
+                _clock.sleep(delay)
+            try:
+                recovered = plan.recovered(lookup(_wanted(plan), _SCAN_ON_RESUME))
+            except LeadEnrichError as exc:
+                recovered = plan.unresolved(exc)
+            for outcome in recovered:
                 report.update(outcome)
                 yield outcome
         yield from _pool(plan, attempt, run_.concurrency, report)
@@ -196,14 +229,16 @@ async def arun(
 
     async def lookup(wanted: dict[str, datetime], limit: int) -> dict[str, LeadOut]:
         leads: list[LeadOut] = []
-        try:
-            async for lead in stored():
-                leads.append(lead)
-                if len(leads) >= limit:
-                    break
-        except LeadEnrichError:
-            pass
+        async for lead in stored():
+            leads.append(lead)
+            if len(leads) >= limit:
+                break
         return match_stored(wanted, leads)
+
+    async def found(item: Item, sent: datetime) -> LeadOut | None:
+        with contextlib.suppress(LeadEnrichError):  # not found, then: reported maybe_charged
+            return (await lookup({item.key: sent}, _SCAN_IN_RUN)).get(item.key)
+        return None
 
     async def attempt(item: Item) -> BulkOutcome:
         assert item.lead is not None
@@ -219,12 +254,7 @@ async def arun(
                 await _clock.async_sleep(_rate_limit_pause(exc))
                 continue
             except LeadEnrichError as exc:
-                found = (
-                    (await lookup({item.key: sent}, _SCAN_IN_RUN)).get(item.key)
-                    if is_ambiguous(exc)
-                    else None
-                )
-                return plan.failed(item, exc, found=found)
+                return plan.failed(item, exc, found=await found(item, sent) if is_ambiguous(exc) else None)
             return plan.succeeded(item, lead)
 
     running: set[asyncio.Task[BulkOutcome]] = set()
@@ -233,8 +263,13 @@ async def arun(
             report.update(outcome)
             yield outcome
         if plan.uncertain:
-            wanted = {key: since for key, (_, since) in plan.uncertain.items()}
-            for outcome in plan.recovered(await lookup(wanted, _SCAN_ON_RESUME)):
+            if (delay := _settle_delay(plan)) > 0:
+                await _clock.async_sleep(delay)
+            try:
+                recovered = plan.recovered(await lookup(_wanted(plan), _SCAN_ON_RESUME))
+            except LeadEnrichError as exc:
+                recovered = plan.unresolved(exc)
+            for outcome in recovered:
                 report.update(outcome)
                 yield outcome
         while True:

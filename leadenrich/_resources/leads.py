@@ -92,7 +92,10 @@ class Leads:
         call = _endpoints.enrich(lead)
         with self._slot(waiter.deadline):
             created = self._send(call)
-            waiter.what = f"enrichment job {created.job_id}"
+            # From here on a timeout carries the job: it goes on, and was paid for.
+            waiter.created(
+                f"enrichment job {created.job_id}", JobOut(job_id=created.job_id, status=created.status)
+            )
             waiter.stay_quiet(self._durations.quiet_period())
             _clock.sleep(waiter.next_delay())
             poll = _endpoints.get_job(created.job_id)
@@ -293,7 +296,10 @@ class AsyncLeads:
         call = _endpoints.enrich(lead)
         async with self._slot(waiter.deadline):
             created = await self._send(call)
-            waiter.what = f"enrichment job {created.job_id}"
+            # From here on a timeout carries the job: it goes on, and was paid for.
+            waiter.created(
+                f"enrichment job {created.job_id}", JobOut(job_id=created.job_id, status=created.status)
+            )
             waiter.stay_quiet(self._durations.quiet_period())
             await _clock.async_sleep(waiter.next_delay())
             poll = _endpoints.get_job(created.job_id)
