@@ -52,11 +52,17 @@ class Call(Generic[T]):
     body: bytes | None = None
     auth: bool = True
     bucket: Bucket | None = "sync"
-    # A POST that may spend credit: never re-sent once the server may have accepted it.
-    charges: bool = False
+    # Set for a POST that may spend credit, which is never re-sent once the server may
+    # have accepted it: how the caller finds out whether it did, for the error to say.
+    check_charged: str | None = None
     # The request runs an enrichment while the connection stays open (up to ~90 s): it
     # takes one of the client's enrichment slots and a read timeout of at least 100 s.
     runs_enrichment: bool = False
+
+    @property
+    def charges(self) -> bool:
+        """May spend credit."""
+        return self.check_charged is not None
 
     @property
     def idempotent(self) -> bool:
@@ -109,6 +115,11 @@ def _enrich_body(lead: object, callback_url: str | None) -> bytes:
     return request.model_dump_json(exclude_none=True).encode()
 
 
+# Where the result of a charging call whose answer was lost shows up.
+_FIND_THE_LEAD = "look for the lead among client.leads.iter() (newest first) before sending it again"
+_CHECK_USAGE = "client.usage() shows whether a credit was spent"
+
+
 def health() -> Call[Health]:
     return Call("GET", "/health", _lenient_parser(Health), auth=False, bucket=None)
 
@@ -124,7 +135,7 @@ def enrich(lead: object, callback_url: str | None = None) -> Call[EnrichJobCreat
         _json_parser(EnrichJobCreated),
         body=_enrich_body(lead, callback_url),
         bucket="async",
-        charges=True,
+        check_charged=_FIND_THE_LEAD,
     )
 
 
@@ -135,7 +146,7 @@ def enrich_sync(lead: object) -> Call[LeadOut]:
         _json_parser(LeadOut),
         params={"mode": "sync"},
         body=_enrich_body(lead, None),
-        charges=True,
+        check_charged=_FIND_THE_LEAD,
         runs_enrichment=True,
     )
 
@@ -163,8 +174,15 @@ def delete_lead(lead_id: str) -> Call[LeadDeleted]:
 
 
 def re_enrich(lead_id: str) -> Call[LeadOut]:
-    path = f"/leads/{_segment('lead_id', lead_id)}/re-enrich"
-    return Call("POST", path, _json_parser(LeadOut), charges=True, runs_enrichment=True)
+    segment = _segment("lead_id", lead_id)
+    check = f"client.leads.get({lead_id!r}) shows whether it was re-enriched"
+    return Call(
+        "POST",
+        f"/leads/{segment}/re-enrich",
+        _json_parser(LeadOut),
+        check_charged=check,
+        runs_enrichment=True,
+    )
 
 
 def get_job(job_id: str) -> Call[JobOut]:
@@ -174,13 +192,13 @@ def get_job(job_id: str) -> Call[JobOut]:
 def find_email(**person: str | None) -> Call[EmailFindOut]:
     query = _validated(EmailFindIn, "email search", **person)
     body = query.model_dump_json(exclude_none=True).encode()
-    return Call("POST", "/email/find", _json_parser(EmailFindOut), body=body, charges=True)
+    return Call("POST", "/email/find", _json_parser(EmailFindOut), body=body, check_charged=_CHECK_USAGE)
 
 
 def find_mobile(**person: str | None) -> Call[MobileFindOut]:
     query = _validated(MobileFindIn, "mobile lookup", **person)
     body = query.model_dump_json(exclude_none=True).encode()
-    return Call("POST", "/mobile/find", _json_parser(MobileFindOut), body=body, charges=True)
+    return Call("POST", "/mobile/find", _json_parser(MobileFindOut), body=body, check_charged=_CHECK_USAGE)
 
 
 def get_mobile(lookup_id: str) -> Call[MobileFindOut]:

@@ -14,7 +14,14 @@ from typing import Any
 import tenacity
 
 from ._endpoints import Call
-from ._errors import APIConnectionError, APIStatusError, InternalServerError, LeadEnrichError, RateLimitError
+from ._errors import (
+    APIConnectionError,
+    APIStatusError,
+    InternalServerError,
+    LeadEnrichError,
+    NotFoundError,
+    RateLimitError,
+)
 
 __all__ = ["RetryPolicy", "RetryRun"]
 
@@ -24,10 +31,7 @@ UPSTREAM_FULL_BACKOFF = 2.0
 _BACKOFF_BASE = 0.5
 _BACKOFF_CAP = 8.0
 
-_NOT_RESENT = (
-    " The request was not re-sent because the service may already have accepted and charged it;"
-    " check client.leads.list() or the job before sending it again."
-)
+_NOT_RESENT = "It was not sent again: the service may have accepted and charged it before the answer was lost"
 
 
 @dataclass(frozen=True)
@@ -79,13 +83,24 @@ def _backoff(retry: int) -> float:
     return random.uniform(ceiling / 2, ceiling)
 
 
-def explain_not_resent(error: LeadEnrichError, call: Call[Any]) -> None:
-    """Say so in the message when a charging call failed ambiguously and was not re-sent."""
-    ambiguous = (isinstance(error, APIConnectionError) and error.request_sent) or isinstance(
+def _ambiguous(error: LeadEnrichError) -> bool:
+    """The request may have reached the service and been acted on."""
+    return (isinstance(error, APIConnectionError) and error.request_sent) or isinstance(
         error, InternalServerError
     )
-    if call.charges and ambiguous and _NOT_RESENT not in error.message:
-        error.message = error.message.rstrip().rstrip(".") + "." + _NOT_RESENT
+
+
+def _add_sentence(error: LeadEnrichError, sentence: str) -> None:
+    if sentence not in error.message:
+        error.message = f"{error.message.rstrip().rstrip('.')}. {sentence}."
+
+
+def explain_final(error: LeadEnrichError, call: Call[Any], run: RetryRun) -> None:
+    """Add what the caller needs to know to the error a call ends with."""
+    if call.check_charged is not None and _ambiguous(error):
+        _add_sentence(error, f"{_NOT_RESENT}; {call.check_charged}")
+    elif call.method == "DELETE" and isinstance(error, NotFoundError) and run.sent_ambiguously:
+        _add_sentence(error, "An earlier attempt, whose answer was lost, has probably deleted it")
 
 
 @dataclass
@@ -97,6 +112,8 @@ class RetryRun:
     retries: int = 0
     upstream_retries: int = 0
     attempts: int = 0
+    sent_ambiguously: bool = False
+    """An earlier attempt may have been acted on, though its answer was lost."""
     _next_delay: float = field(default=0.0, repr=False)
 
     def should_retry(self, state: tenacity.RetryCallState) -> bool:
@@ -106,9 +123,10 @@ class RetryRun:
             return False
         delay = self.policy.delay(error, self.call, self)
         if delay is None:
-            explain_not_resent(error, self.call)
+            explain_final(error, self.call, self)
             error.attempts = self.attempts
             return False
+        self.sent_ambiguously = self.sent_ambiguously or _ambiguous(error)
         self._next_delay = delay
         return True
 

@@ -150,7 +150,7 @@ async def test_a_lost_answer_not_stored_is_reported_not_resent(client: Any, serv
     result = await call(client.leads.enrich_many(ROWS, progress=False))
     assert result.outcomes[3].status == "failed"
     assert isinstance(result.outcomes[3].error, InternalServerError)
-    assert "not re-sent" in str(result.outcomes[3].error)
+    assert "It was not sent again" in str(result.outcomes[3].error)
     assert sum(1 for lead in service.sent if lead["company"] == "Co3") == 1
 
 

@@ -15,6 +15,7 @@ from leadenrich import (
     AsyncLeadEnrich,
     InternalServerError,
     LeadEnrich,
+    NotFoundError,
     RateLimitError,
 )
 from tests.conftest import BASE, KEY
@@ -132,13 +133,38 @@ async def test_the_cap_is_configurable(api: respx.MockRouter, sleeps: list[float
     ],
 )
 @pytest.mark.parametrize(
-    ("method", "path", "invoke"),
+    ("method", "path", "invoke", "check"),
     [
-        ("POST", "/leads/enrich", lambda c: c.leads.enrich(LEAD)),
-        ("POST", "/leads/enrich", lambda c: c.leads.enrich_sync(LEAD)),
-        ("POST", "/leads/ld_1/re-enrich", lambda c: c.leads.re_enrich("ld_1")),
-        ("POST", "/email/find", lambda c: c.email.find(linkedin_url="https://linkedin.com/in/a")),
-        ("POST", "/mobile/find", lambda c: c.mobile.find(linkedin_url="https://linkedin.com/in/a")),
+        (
+            "POST",
+            "/leads/enrich",
+            lambda c: c.leads.enrich(LEAD),
+            "look for the lead among client.leads.iter()",
+        ),
+        (
+            "POST",
+            "/leads/enrich",
+            lambda c: c.leads.enrich_sync(LEAD),
+            "look for the lead among client.leads.iter()",
+        ),
+        (
+            "POST",
+            "/leads/ld_1/re-enrich",
+            lambda c: c.leads.re_enrich("ld_1"),
+            "client.leads.get('ld_1') shows whether it was re-enriched",
+        ),
+        (
+            "POST",
+            "/email/find",
+            lambda c: c.email.find(linkedin_url="https://linkedin.com/in/a"),
+            "client.usage() shows whether a credit was spent",
+        ),
+        (
+            "POST",
+            "/mobile/find",
+            lambda c: c.mobile.find(linkedin_url="https://linkedin.com/in/a"),
+            "client.usage() shows whether a credit was spent",
+        ),
     ],
 )
 async def test_a_charging_post_is_never_resent_once_it_may_have_been_accepted(
@@ -149,17 +175,21 @@ async def test_a_charging_post_is_never_resent_once_it_may_have_been_accepted(
     method: str,
     path: str,
     invoke: Any,
+    check: str,
 ) -> None:
     route = api.route(method=method, path=path).mock(side_effect=[failure])
     with pytest.raises((InternalServerError, APIConnectionError)) as caught:
         await call(invoke(client))
     assert route.call_count == 1, "a charging POST was re-sent"
     assert sleeps == []
+    message = str(caught.value)
     assert (
-        ". The request was not re-sent because the service may already have accepted and charged it;"
-        in str(caught.value)
+        ". It was not sent again: the service may have accepted and charged it before the answer was lost; "
+        in (message)
     )
-    assert ".." not in str(caught.value)
+    assert check in message
+    assert message.endswith(".")
+    assert ".." not in message
 
 
 async def test_a_charging_post_is_retried_when_nothing_was_sent(
@@ -205,6 +235,25 @@ async def test_a_delete_is_retried_after_a_503(
     )
     await call(client.leads.delete("x"))
     assert route.call_count == 2
+
+
+async def test_a_delete_whose_lost_answer_deleted_the_lead_says_so(
+    client: Any, api: respx.MockRouter, sleeps: list[float]
+) -> None:
+    gone = httpx.Response(404, json={"detail": "Lead not found"})
+    route = api.delete("/leads/x").mock(side_effect=[httpx.RemoteProtocolError("dropped"), gone])
+    with pytest.raises(
+        NotFoundError, match="An earlier attempt, whose answer was lost, has probably deleted it"
+    ):
+        await call(client.leads.delete("x"))
+    assert route.call_count == 2
+
+
+async def test_a_plain_404_on_delete_claims_nothing(client: Any, api: respx.MockRouter) -> None:
+    api.delete("/leads/x").respond(404, json={"detail": "Lead not found"})
+    with pytest.raises(NotFoundError) as caught:
+        await call(client.leads.delete("x"))
+    assert "earlier attempt" not in str(caught.value)
 
 
 async def test_backoff_grows_exponentially(api: respx.MockRouter, sleeps: list[float]) -> None:
