@@ -293,9 +293,12 @@ _STATUS_ERRORS: dict[int, type[APIStatusError]] = {
     429: RateLimitError,
 }
 
-_HINTS: dict[int, str] = {
-    401: "pass the API key as api_key= or set LEADENRICH_API_KEY",
-    402: "buy a credit pack or wait for next month's quota",
+# What to do, for an SDK user. The service's 401 speaks of Bearer tokens, which the SDK
+# sends for you, so its hint always helps; the 402 and 403 details already say what to
+# do, so theirs stand in only for a missing detail (a proxy's HTML page).
+_HINTS: dict[int, str] = {401: "pass the API key as api_key= or set LEADENRICH_API_KEY"}
+_FALLBACK_HINTS: dict[int, str] = {
+    402: "the monthly quota or the credits are spent; client.usage() shows which",
     403: "API access needs a Growth, Scale or Enterprise plan",
 }
 
@@ -313,8 +316,9 @@ def status_error(response: httpx.Response, *, secret: str | None = None) -> APIS
     message = (
         f"{code} {response.reason_phrase or 'error'} from {request.method} {request.url.path}: {summary}"
     )
-    if code in _HINTS:
-        message += f" ({_HINTS[code]})"
+    hint = _HINTS.get(code) or (_FALLBACK_HINTS.get(code) if not isinstance(detail, str) else None)
+    if hint:
+        message += f" ({hint})"
     if secret:
         message = message.replace(secret, "***")
     return cls(message, response=response, body=body, detail=detail)

@@ -56,6 +56,40 @@ async def test_status_maps_to_error(
     assert "GET /api/v1/leads/x" in str(error)
 
 
+@pytest.mark.parametrize(
+    ("status", "body", "hint"),
+    [
+        (
+            401,
+            {"detail": "Pass your API key as a Bearer token"},
+            "(pass the API key as api_key= or set LEADENRICH_API_KEY)",
+        ),
+        (402, {"detail": "Monthly lead limit reached; buy a credit pack"}, None),
+        (403, {"detail": "Your plan does not include API access"}, None),
+        (
+            402,
+            "<html>Payment Required</html>",
+            "(the monthly quota or the credits are spent; client.usage() shows which)",
+        ),
+        (403, "<html>Forbidden</html>", "(API access needs a Growth, Scale or Enterprise plan)"),
+    ],
+)
+async def test_a_hint_says_what_the_detail_does_not(
+    client: Any, api: respx.MockRouter, status: int, body: Any, hint: str | None
+) -> None:
+    if isinstance(body, str):
+        api.get("/usage").respond(status, text=body)
+    else:
+        api.get("/usage").respond(status, json=body)
+    with pytest.raises(APIStatusError) as caught:
+        await call(client.usage())
+    message = str(caught.value)
+    if hint is None:
+        assert "(" not in message, "the service's detail already says what to do"
+    else:
+        assert message.endswith(hint)
+
+
 async def test_422_lists_the_errors(client: Any, api: respx.MockRouter) -> None:
     detail = [
         {"loc": ["body", "lead", "domain"], "msg": "Field required", "type": "missing"},
