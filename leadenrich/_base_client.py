@@ -214,11 +214,9 @@ def _policy(max_retries: object, max_retry_after: object, upstream_full_retries:
 
 def _no_slot(pacer: Pacer, deadline: Deadline | None) -> PollTimeoutError:
     waited = f"{deadline.timeout:g} s" if deadline is not None else "the wait"
-    return PollTimeoutError(
-        f"all {pacer.limits.concurrent_enrichments} enrichment slots of this client stayed busy for {waited}; "
-        "nothing was sent",
-        last=None,
-    )
+    slots = pacer.limits.concurrent_enrichments
+    busy = "the enrichment slot" if slots == 1 else f"all {slots} enrichment slots"
+    return PollTimeoutError(f"{busy} of this client stayed busy for {waited}; nothing was sent", last=None)
 
 
 class SyncAPIClient(_BaseClient):

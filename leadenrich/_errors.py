@@ -55,7 +55,10 @@ class LeadEnrichError(Exception):
 
     def __str__(self) -> str:
         if self.attempts > 1:
-            return f"{self.message} (after {self.attempts} attempts)"
+            # Inside the last sentence: "... was lost (after 3 attempts)."
+            ends_sentence = self.message.endswith(".")
+            body = self.message[:-1] if ends_sentence else self.message
+            return f"{body} (after {self.attempts} attempts){'.' if ends_sentence else ''}"
         return self.message
 
 

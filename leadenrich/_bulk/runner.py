@@ -107,12 +107,16 @@ def _settle_delay(plan: Plan) -> float:
     delay = plan.settle_delay(LONG_RUNNING_READ_TIMEOUT)
     if delay > 0:
         logger.warning(
-            "%d lead(s) of the checkpoint were sent without an answer moments ago; waiting %.0f s "
-            "for the service to finish them before looking them up, so none is paid for twice",
-            len(plan.uncertain),
+            "%s of the checkpoint sent without an answer moments ago; waiting %.0f s for the "
+            "service to finish before looking them up, so that none is paid for twice",
+            _count(len(plan.uncertain), "lead"),
             delay,
         )
     return delay
+
+
+def _count(number: int, noun: str) -> str:
+    return f"{number} {noun}{'' if number == 1 else 's'}"
 
 
 def _rate_limit_pause(error: RateLimitError) -> float:
@@ -200,7 +204,7 @@ def _pool(
         plan.stop(LeadEnrichError("not started: the run was interrupted"))
         if running:
             print(
-                f"leadenrich: finishing {len(running)} enrichment(s) already paid for; "
+                f"leadenrich: finishing {_count(len(running), 'enrichment')} already paid for; "
                 "press Ctrl-C again to abandon them",
                 file=sys.stderr,
             )
@@ -288,7 +292,8 @@ async def arun(
     except asyncio.CancelledError:
         if running:
             print(
-                f"leadenrich: finishing {len(running)} enrichment(s) already started; cancel again to abandon them",
+                f"leadenrich: finishing {_count(len(running), 'enrichment')} already started; "
+                "cancel again to abandon them",
                 file=sys.stderr,
             )
         raise

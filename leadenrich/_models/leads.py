@@ -55,8 +55,7 @@ class LeadIn(RequestModel):
     def _bare_domain(cls, value: str) -> str:
         if "://" in value or "/" in value or " " in value:
             raise ValueError(
-                f"domain must be a bare domain such as 'acme.com', not {value!r}: "
-                "drop the scheme, path and spaces"
+                f"must be a bare domain such as 'acme.com', not {value!r}: drop the scheme, path and spaces"
             )
         return value
 
@@ -285,5 +284,5 @@ class EnrichRequest(RequestModel):
     @classmethod
     def _absolute_http_url(cls, value: str | None) -> str | None:
         if value is not None and not value.startswith(("http://", "https://")):
-            raise ValueError(f"callback_url must be an absolute http:// or https:// URL, not {value!r}")
+            raise ValueError(f"must be an absolute http:// or https:// URL, not {value!r}")
         return value
