@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import argparse
 import csv
+import sys
 import tempfile
 from pathlib import Path
 
@@ -123,7 +124,8 @@ def main() -> None:
     write_result(result, target)
     print(f"enriched {len(result)} leads from {source} into {target}")
     report(result)
-    print(f"run the same command again to resume from {checkpoint}")
+    # With the paths spelled out: without arguments, each run writes a new sample.
+    print(f"to resume from {checkpoint}, run: python {sys.argv[0]} {source} {target}")
 
 
 if __name__ == "__main__":

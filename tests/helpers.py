@@ -4,8 +4,11 @@ from __future__ import annotations
 
 import asyncio
 import inspect
+import json
 import time
 from collections.abc import AsyncIterable, Iterable
+from datetime import datetime, timedelta
+from pathlib import Path
 from typing import Any
 
 
@@ -139,3 +142,18 @@ class ScaledClock:
 
     async def async_sleep(self, seconds: float) -> None:
         await asyncio.sleep(max(0.0, seconds) * self.scale)
+
+
+def age_checkpoint(path: Path, seconds: float = 300.0) -> None:
+    """Move every time in a bulk checkpoint `seconds` into the past: a rerun made later.
+
+    A rerun waits until 100 s after the newest lead sent without an answer before it
+    looks for it, since the service may still be enriching it. A subprocess cannot have
+    its clock scaled, so tests of a rerun that should not wait make the run older.
+    """
+    lines = []
+    for line in path.read_text(encoding="utf-8").splitlines():
+        entry = json.loads(line)
+        entry["at"] = (datetime.fromisoformat(entry["at"]) - timedelta(seconds=seconds)).isoformat()
+        lines.append(json.dumps(entry))
+    path.write_text("".join(f"{line}\n" for line in lines), encoding="utf-8")

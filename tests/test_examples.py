@@ -13,6 +13,8 @@ from typing import Any
 
 import pytest
 
+from tests.helpers import age_checkpoint
+
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 
 
@@ -71,8 +73,14 @@ def test_bulk_enrich(tmp_path: Path) -> None:
     assert rows[19]["lead_id"] == rows[0]["lead_id"]
     assert 0 <= int(rows[0]["opportunity_score"]) <= 100
 
-    # The same command again, with explicit paths: everything comes from the checkpoint.
-    out = run_example("bulk_enrich.py", str(sample), str(enriched), cwd=tmp_path)
+    # The command it prints to resume, run a few minutes later (sooner, it would first wait
+    # for the service to finish the lead whose answer was lost): everything done comes
+    # from the checkpoint.
+    resume = re.search(r"run: python \S+ (\S+) (\S+)$", out, re.MULTILINE)
+    assert resume is not None
+    assert (resume[1], resume[2]) == (str(sample), str(enriched))
+    age_checkpoint(enriched.with_name(enriched.name + ".checkpoint.jsonl"))
+    out = run_example("bulk_enrich.py", resume[1], resume[2], cwd=tmp_path)
     assert "succeeded: 18 (1 deduped, 18 from an earlier run)" in out
     assert "credits:   0" in out
 
