@@ -22,7 +22,9 @@ from leadenrich import (
     PollTimeoutError,
     RateLimitError,
 )
-from leadenrich._bulk.plan import is_ambiguous
+from leadenrich._bulk.checkpoint import Checkpoint
+from leadenrich._bulk.inputs import read_items
+from leadenrich._bulk.plan import Plan, is_ambiguous
 from tests.helpers import FakeClock, call, collect, lead_out
 
 pytestmark = pytest.mark.anyio
@@ -330,6 +332,20 @@ def test_a_timeout_before_any_job_was_created_charged_nothing() -> None:
     assert is_ambiguous(polling)
 
 
+def test_a_lead_is_marked_started_when_it_is_sent_not_when_it_is_scheduled(tmp_path: Path) -> None:
+    # A Ctrl-C between the two would leave a lead never sent "started", and the rerun
+    # would wait out the service's 100 s for it before looking it up.
+    path = tmp_path / "run.jsonl"
+    store = Checkpoint(path)
+    plan = Plan(read_items(ROWS), store.load(), None, store)
+    item = plan.next()
+    assert item is not None
+    assert not path.exists()
+    plan.sending(item)
+    store.close()
+    assert Checkpoint(path).load().uncertain.keys() == {item.key}
+
+
 def test_rate_limit_error_is_not_a_lead_failure() -> None:
     assert not issubclass(RateLimitError, InvalidRequestError)
 
@@ -349,8 +365,9 @@ def test_ctrl_c_finishes_what_was_paid_for_and_resume_completes(
         client.leads.enrich_many(ROWS, concurrency=3, checkpoint=path, progress=interrupt)
     sent_before = len(service.sent)
     assert 1 <= sent_before < len(ROWS), "the interrupt stopped new leads from starting"
-    finished = [json.loads(line) for line in path.read_text().splitlines() if '"finished"' in line]
-    assert len(finished) == sent_before, "every lead in flight finished and was written down"
+    entries = [json.loads(line) for line in path.read_text().splitlines()]
+    assert sum(e["event"] == "started" for e in entries) == sent_before, "only leads sent are marked"
+    assert sum(e["event"] == "finished" for e in entries) == sent_before, "every lead in flight finished"
     result = client.leads.enrich_many(ROWS, checkpoint=path, progress=False)
     assert result.succeeded == len(ROWS)
     assert len(service.sent) == len(ROWS), "no lead was sent twice"

@@ -122,10 +122,17 @@ class Plan:
             if self._max_credits is not None and self._spent + self._reserved >= self._max_credits:
                 return None
             self._reserved += 1
-            item = self._pending.popleft()
+            return self._pending.popleft()
+
+    def sending(self, item: Item) -> None:
+        """Note that `item` is about to be sent: from now on a rerun looks it up first.
+
+        Called by the worker that sends it, not when it is scheduled: a Ctrl-C between the
+        two would otherwise leave a lead never sent marked as started, and the rerun would
+        wait for the service to finish a lead it never received.
+        """
         if self._checkpoint is not None:
             self._checkpoint.started(item.key, item.index)
-        return item
 
     def skipped(self) -> list[BulkOutcome]:
         """Outcomes for every lead that will not start, once nothing more may start."""

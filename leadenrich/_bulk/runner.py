@@ -143,6 +143,7 @@ def run(
 
     def attempt(item: Item) -> BulkOutcome:
         assert item.lead is not None
+        plan.sending(item)
         rounds = 0
         while True:
             sent = datetime.now(timezone.utc)
@@ -246,6 +247,7 @@ async def arun(
 
     async def attempt(item: Item) -> BulkOutcome:
         assert item.lead is not None
+        plan.sending(item)
         rounds = 0
         while True:
             sent = datetime.now(timezone.utc)
