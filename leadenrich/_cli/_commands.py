@@ -3,18 +3,19 @@
 from __future__ import annotations
 
 import argparse
-import os
+import re
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Generator
+from contextlib import contextmanager
 from typing import TypedDict, TypeVar
 
 from pydantic import BaseModel
 
 from .._client import LeadEnrich
 from .._config import DEFAULT_MAX_RETRIES, DEFAULT_TIMEOUT
-from .._errors import JobFailedError, LeadEnrichError
+from .._errors import InvalidRequestError, JobFailedError, LeadEnrichError
 from . import _output
-from ._errors import CLIError, ExitCode
+from ._errors import CLIError, ExitCode, shell_advice
 
 __all__ = [
     "connect",
@@ -33,32 +34,23 @@ __all__ = [
 M = TypeVar("M", bound=BaseModel)
 
 _LEAD_FIELDS = ("name", "email", "title", "company", "domain", "linkedin_url")
-_PERSON_FIELDS = ("linkedin_url", "first_name", "last_name", "company_name", "domain")
 # The health check needs no key, but the client insists on one; it is never sent there.
 _NO_KEY = "unused-by-health"
 
 
 def connect(args: argparse.Namespace, *, needs_key: bool = True) -> LeadEnrich:
-    """A client from the connection options, falling back on the environment."""
-    api_key: str | None = getattr(args, "api_key", None) or os.environ.get("LEADENRICH_API_KEY")
-    base_url: str | None = getattr(args, "base_url", None) or os.environ.get("LEADENRICH_BASE_URL")
-    if not (api_key and api_key.strip()):
-        if needs_key:
-            raise CLIError("no API key: pass --api-key KEY or set LEADENRICH_API_KEY")
-        api_key = _NO_KEY
-    if not (base_url and base_url.strip()):
-        raise CLIError("no base URL: pass --base-url URL or set LEADENRICH_BASE_URL")
+    """A client from the connection options; the SDK falls back on the environment."""
     timeout: float | None = getattr(args, "timeout", None)
     max_retries: int | None = getattr(args, "max_retries", None)
     try:
         return LeadEnrich(
-            api_key,
-            base_url=base_url,
+            getattr(args, "api_key", None) if needs_key else _NO_KEY,
+            base_url=getattr(args, "base_url", None),
             timeout=DEFAULT_TIMEOUT if timeout is None else timeout,
             max_retries=DEFAULT_MAX_RETRIES if max_retries is None else max_retries,
         )
     except LeadEnrichError as exc:
-        raise CLIError(str(exc)) from None
+        raise CLIError(shell_advice(str(exc))) from None
 
 
 def _show(args: argparse.Namespace, model: M, render: Callable[[M], str]) -> None:
@@ -82,22 +74,26 @@ class Person(TypedDict):
 
 
 def _person(args: argparse.Namespace) -> Person:
-    person = Person(
+    return Person(
         linkedin_url=args.linkedin_url,
         first_name=args.first_name,
         last_name=args.last_name,
         company_name=args.company_name,
         domain=args.domain,
     )
-    given = {name for name, value in person.items() if value}
-    by_name = {"first_name", "last_name"} <= given and bool(given & {"company_name", "domain"})
-    if ("linkedin_url" in given and len(given) > 1) or not ("linkedin_url" in given or by_name):
-        flags = ", ".join("--" + name.replace("_", "-") for name in _PERSON_FIELDS if name in given)
-        raise CLIError(
-            f"pass --linkedin-url alone, or --first-name and --last-name with --company-name or "
-            f"--domain (got {flags or 'none of them'})"
-        )
-    return person
+
+
+_PERSON_FIELD = re.compile(r"\b(linkedin_url|first_name|last_name|company_name|domain)\b")
+
+
+@contextmanager
+def _search_options() -> Generator[None, None, None]:
+    # The SDK checks the combination before sending anything; its message names keyword
+    # arguments, which are options here.
+    try:
+        yield
+    except InvalidRequestError as exc:
+        raise CLIError(_PERSON_FIELD.sub(lambda m: "--" + m[1].replace("_", "-"), str(exc))) from None
 
 
 def enrich(args: argparse.Namespace) -> int:
@@ -120,21 +116,19 @@ def enrich(args: argparse.Namespace) -> int:
 
 
 def email_find(args: argparse.Namespace) -> int:
-    person = _person(args)
-    with connect(args) as client:
-        _show(args, client.email.find(**person), _output.email)
+    with connect(args) as client, _search_options():
+        _show(args, client.email.find(**_person(args)), _output.email)
     return ExitCode.OK
 
 
 def mobile_find(args: argparse.Namespace) -> int:
-    person = _person(args)
-    with connect(args) as client:
+    with connect(args) as client, _search_options():
         if args.wait:
             lookup = client.mobile.find_and_wait(
-                **person, timeout=args.wait_timeout, poll_interval=args.poll_interval
+                **_person(args), timeout=args.wait_timeout, poll_interval=args.poll_interval
             )
         else:
-            lookup = client.mobile.find(**person)
+            lookup = client.mobile.find(**_person(args))
     _show(args, lookup, _output.mobile)
     if not lookup.is_terminal:
         _hint(args, f"follow it with: leadenrich mobile get {lookup.lookup_id} --wait")

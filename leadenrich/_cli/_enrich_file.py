@@ -252,7 +252,7 @@ def _verdict(result: BulkResult, leads: LeadRows, source: Path, target: Path) ->
     where = "column" if target.suffix.lower() == ".csv" else "field"
     raise CLIError(
         f"{len(problems)} of {len(result)} leads not enriched, the first on line {_line(first, leads)} "
-        f"of {source}: {first.error}; see the error {where} of {target}, and run the same command again "
+        f"of {source}: {str(first.error).rstrip('.')}; see the error {where} of {target}, and run the same command again "
         "to retry them (the leads already enriched are not charged again)",
         code,
     )

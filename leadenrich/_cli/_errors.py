@@ -11,7 +11,16 @@ from collections.abc import Sequence
 from contextvars import ContextVar
 from enum import IntEnum
 
-__all__ = ["EXIT_CODES", "CLIError", "ExitCode", "classify", "one_line", "redact", "remember_secrets"]
+__all__ = [
+    "EXIT_CODES",
+    "CLIError",
+    "ExitCode",
+    "classify",
+    "one_line",
+    "redact",
+    "remember_secrets",
+    "shell_advice",
+]
 
 
 class ExitCode(IntEnum):
@@ -57,10 +66,23 @@ class CLIError(Exception):
         self.code = code
 
 
-# The SDK's hints speak Python; on the command line the same advice names the options.
+# The SDK's advice speaks Python; on the command line the same advice names the options
+# and commands.
 _CLI_HINTS = (
     ("pass the API key as api_key= or set LEADENRICH_API_KEY", "pass --api-key or set LEADENRICH_API_KEY"),
+    ("no api_key given: pass api_key=... to the client", "no API key given: pass --api-key KEY"),
+    ("no base_url given: pass base_url=... to the client", "no base URL given: pass --base-url URL"),
+    ("among client.leads.iter() (newest first)", "in 'leadenrich leads list' (newest first)"),
+    ("client.usage() shows", "'leadenrich usage' shows"),
 )
+
+
+def shell_advice(message: str) -> str:
+    """`message` with the SDK's Python advice put in command-line terms."""
+    for python, shell in _CLI_HINTS:
+        message = message.replace(python, shell)
+    return message
+
 
 # Keys the user typed or exported, so that an error never echoes one, even one argparse
 # quotes back from a mistyped option.
@@ -96,9 +118,7 @@ def classify(exc: BaseException) -> tuple[ExitCode, str]:
         return exc.code, exc.message
     import leadenrich as sdk
 
-    message = str(exc)
-    for python, shell in _CLI_HINTS:
-        message = message.replace(python, shell)
+    message = shell_advice(str(exc))
     if isinstance(exc, sdk.PollTimeoutError):
         if isinstance(exc.last, sdk.JobOut):
             message += f"; follow it with: leadenrich jobs get {exc.last.job_id} --wait"

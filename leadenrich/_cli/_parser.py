@@ -88,7 +88,7 @@ def _connection_options(*, suppress: bool) -> argparse.ArgumentParser:
         type=_positive_float,
         metavar="SECONDS",
         default=default,
-        help="seconds to wait for each answer (default: 30; a synchronous enrichment always gets 100)",
+        help="seconds to wait for each answer (default: 30; a synchronous enrichment gets at least 100)",
     )
     group.add_argument(
         "--max-retries",

@@ -149,7 +149,10 @@ def test_email_and_mobile_need_a_valid_combination(
     for command in ("email", "mobile"):
         result = run(command, "find", *person)
         assert result.code == 2
-        assert "--linkedin-url alone, or --first-name and --last-name" in result.error
+        assert (
+            "either --linkedin-url alone, or --first-name + --last-name + (--company-name or --domain)"
+            in (result.error)
+        )
     assert server.state.requests() == []
 
 
@@ -250,6 +253,23 @@ def test_help_documents_exit_codes_and_environment(run: Run) -> None:
         assert re.search(rf"^  {code}  ", result.out, re.MULTILINE)
     file_help = run.bare("enrich-file", "--help").out
     assert "OUTPUT.checkpoint.jsonl" in file_help
+
+
+def test_help_quotes_the_sdks_defaults(run: Run) -> None:
+    # The parser is standard library only (for a fast --help), so it repeats them.
+    from leadenrich._cli._parser import build_parser
+    from leadenrich._config import DEFAULT_MAX_RETRIES, DEFAULT_TIMEOUT, LONG_RUNNING_READ_TIMEOUT
+    from leadenrich._polling import DEFAULT_JOB_TIMEOUT, DEFAULT_LOOKUP_TIMEOUT, DEFAULT_POLL_INTERVAL
+
+    parser = build_parser()
+    assert parser.parse_args(["jobs", "get", "j"]).wait_timeout == DEFAULT_JOB_TIMEOUT
+    assert parser.parse_args(["mobile", "get", "m"]).wait_timeout == DEFAULT_LOOKUP_TIMEOUT
+    text = " ".join(run.bare("jobs", "get", "--help").out.split())
+    assert f"(default: {DEFAULT_TIMEOUT.read:g}; a synchronous enrichment gets at least " in text
+    assert f"gets at least {LONG_RUNNING_READ_TIMEOUT:g})" in text
+    assert f"(default: {DEFAULT_MAX_RETRIES};" in text
+    assert f"(default: {DEFAULT_JOB_TIMEOUT:g})" in text
+    assert f"growing 1.5x up to 5x (default: {DEFAULT_POLL_INTERVAL:g})" in text
 
 
 def test_version(run: Run) -> None:
