@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import socket
 from collections.abc import Iterator
 
@@ -219,3 +220,25 @@ def test_an_unexpected_failure_is_one_line(run: Run, monkeypatch: pytest.MonkeyP
     result = run("usage")
     assert result.code == 1
     assert result.error == "leadenrich: error: unexpected RuntimeError: something broke"
+
+
+def test_the_sdks_python_advice_reads_as_options_and_commands() -> None:
+    # shell_advice() rewrites the SDK's advice by its exact words: reworded there, it
+    # would tell a shell user to call client.usage().
+    from leadenrich import LeadEnrichError, _endpoints
+    from leadenrich import _errors as sdk_errors
+    from leadenrich._cli._errors import shell_advice
+
+    advice = [
+        _endpoints._FIND_THE_LEAD,  # pyright: ignore[reportPrivateUsage]
+        _endpoints._CHECK_USAGE,  # pyright: ignore[reportPrivateUsage]
+        *sdk_errors._HINTS.values(),  # pyright: ignore[reportPrivateUsage]
+        *sdk_errors._FALLBACK_HINTS.values(),  # pyright: ignore[reportPrivateUsage]
+    ]
+    for make in (lambda: LeadEnrich(base_url="http://127.0.0.1:1"), lambda: LeadEnrich("k" * 20)):
+        with pytest.raises(LeadEnrichError) as missing:
+            make()
+        advice.append(str(missing.value))
+    for text in advice:
+        shell = shell_advice(text)
+        assert not re.search(r"client\.|\w=|\(\)", shell), shell
