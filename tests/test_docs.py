@@ -347,3 +347,11 @@ def test_docstring_examples_run() -> None:
             runner.run(test)
     assert tested > 0
     assert runner.failures == 0, "a docstring example fails: see the output above"
+
+
+def test_the_changelog_has_a_section_for_this_version() -> None:
+    text = (ROOT / "CHANGELOG.md").read_text(encoding="utf-8")
+    released = re.findall(r"^## \[(\d+\.\d+\.\d+)\] - (\d{4}-\d{2}-\d{2})$", text, re.MULTILINE)
+    assert released, "no released section"
+    assert released[0][0] == leadenrich.__version__, "the newest section is not this version"
+    assert text.index("## [Unreleased]") < text.index(f"## [{leadenrich.__version__}]")
