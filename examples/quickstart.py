@@ -21,7 +21,7 @@ def show(lead: LeadOut) -> None:
     print(f"  summary:       {overview.summary}")
     print(f"  tech stack:    {', '.join(enrichment.tech_stack.cloud + enrichment.tech_stack.crm)}")
     print(f"  intent:        {'; '.join(enrichment.intent_signals.hiring_signals[:2])}")
-    print(f"  score:         {enrichment.opportunity_score}/100, {enrichment.score_rationale}")
+    print(f"  score:         {enrichment.opportunity_score}/100: {enrichment.score_rationale}")
     print(f"  open with:     {enrichment.engagement_playbook.opening_line}")
     for member in enrichment.buying_committee[:3]:
         print(f"  committee:     {member.name}, {member.title} ({member.role})")

@@ -35,7 +35,7 @@ def run_example(name: str, *args: str, cwd: Path | None = None) -> str:
 def test_quickstart() -> None:
     out = run_example("quickstart.py")
     assert "Ada Lovelace at Acme Robotics (acme-robotics.com), lead ld_" in out
-    assert "/100, " in out
+    assert re.search(r"^  score: +\d{1,3}/100: An? [a-z ]+ company with ", out, re.MULTILINE), out
     assert "credits used this month: 1 of 1000" in out
 
 

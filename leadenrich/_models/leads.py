@@ -143,7 +143,7 @@ class EngagementPlaybook(ResponseModel):
 
     Examples:
         >>> lead.enrichment.engagement_playbook.opening_line  # doctest: +SKIP
-        'Hi Ada, teams at Acme often tell us unplanned downtime slows them down.'
+        'Hi Ada, teams at Acme often tell us they are held back by unplanned downtime.'
     """
 
     timing: str | None = Field(default=None, description="When to reach out.")

@@ -102,7 +102,7 @@ class ApiKey:
             wait = max(1, math.ceil(sent[0] + window - now))
             raise ApiError(
                 429,
-                f"rate limit exceeded ({limit} req/min), retry in {wait} seconds",
+                f"rate limit exceeded ({limit} req/min), retry in {wait} second{'s' if wait > 1 else ''}",
                 {"Retry-After": str(wait)},
             )
         sent.append(now)

@@ -217,8 +217,8 @@ def enrichment_for(lead: LeadIn, run: int = 0) -> Enrichment:
             company_size=size,
             industry=industry,
             summary=(
-                f"{lead.company} ({lead.domain}) is a {industry.lower()} company with {size} employees, "
-                f"running on {stack.cloud[0]} and selling {', '.join(products)}."
+                f"{lead.company} ({lead.domain}) is {_article(industry)} {industry.lower()} company "
+                f"with {size} employees, running on {stack.cloud[0]} and selling {_listed(products)}."
             ),
         ),
         tech_stack=stack,
@@ -228,7 +228,7 @@ def enrichment_for(lead: LeadIn, run: int = 0) -> Enrichment:
         pain_points=pains[: company.randint(1, len(pains))],
         engagement_playbook=_playbook(lead, fresh, industry, pains[0], products[0]),
         opportunity_score=score,
-        score_rationale=_rationale(score, industry, size, hiring, news),
+        score_rationale=_rationale(industry, size, hiring, news),
         tags=_tags(lead, industry, size, score),
     )
 
@@ -252,19 +252,30 @@ def _playbook(lead: LeadIn, rng: random.Random, industry: str, pain: str, produc
     first = (lead.name or "").split()[0] if (lead.name or "").split() else "there"
     return EngagementPlaybook(
         timing=rng.choice(_TIMING),
-        opening_line=f"Hi {first}, teams at {lead.company} often tell us {pain} slows them down.",
-        value_prop=f"Cut {pain} for {industry.lower()} teams without replacing {product}.",
-        case_study_angle=f"A peer {industry.lower()} company that removed {pain} in one quarter.",
+        opening_line=f"Hi {first}, teams at {lead.company} often tell us they are held back by {pain}.",
+        value_prop=f"Tackle {pain} for {industry.lower()} teams without replacing {product}.",
+        case_study_angle=f"A peer {industry.lower()} company that tackled {pain} in one quarter.",
     )
 
 
-def _rationale(score: int, industry: str, size: str, hiring: list[str], news: list[str]) -> str:
-    reasons = [f"a {size}-employee {industry.lower()} company"]
+def _rationale(industry: str, size: str, hiring: list[str], news: list[str]) -> str:
+    # The score is a field of its own: repeating it here would print it twice wherever both show.
+    reasons = [f"{size} employees"]
     if hiring:
         reasons.append(f"{len(hiring)} open hiring signal{'s' if len(hiring) > 1 else ''}")
     if news:
         reasons.append(f"{len(news)} recent news item{'s' if len(news) > 1 else ''}")
-    return f"Scored {score}/100: {', '.join(reasons)}."
+    return f"{_article(industry).capitalize()} {industry.lower()} company with {_listed(reasons)}."
+
+
+def _listed(items: list[str]) -> str:
+    return items[0] if len(items) == 1 else f"{', '.join(items[:-1])} and {items[-1]}"
+
+
+def _article(word: str) -> str:
+    # A vowel letter stands for a vowel sound in every industry name; numbers and words like
+    # "hour" or "user" never reach this.
+    return "an" if re.match(r"[aeiou]", word, re.IGNORECASE) else "a"
 
 
 def _tags(lead: LeadIn, industry: str, size: str, score: int) -> list[str]:

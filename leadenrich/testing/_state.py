@@ -55,12 +55,13 @@ def _count(name: str, value: object, hint: str = "") -> None:
 def upstream_full(settings: FakeSettings) -> ApiError:
     """The 429 of a platform whose enrichment slots are all busy."""
     wait = max(1, math.ceil(settings.real_seconds(settings.upstream_retry_after)))
-    return ApiError(
-        429,
-        f"upstream_full: all {settings.max_concurrent_enrichments} enrichment slots of the platform "
-        "are busy; retry in a few seconds",
-        {"Retry-After": str(wait)},
+    slots = settings.max_concurrent_enrichments
+    busy = (
+        "the platform's only enrichment slot is busy"
+        if slots == 1
+        else f"all {slots} enrichment slots of the platform are busy"
     )
+    return ApiError(429, f"upstream_full: {busy}; retry in a few seconds", {"Retry-After": str(wait)})
 
 
 def _id(prefix: str) -> str:

@@ -316,7 +316,39 @@ class TestContent:
         assert "\n" not in rationale
         assert rationale.endswith(".")
         assert rationale.count(". ") == 0
-        assert str(enrichment["opportunity_score"]) in rationale
+        assert rationale[0].isupper()
+        assert "/100" not in rationale  # the score is a field of its own
+
+    @pytest.mark.parametrize(
+        ("domain", "summary", "rationale", "opening_line"),
+        [
+            (
+                "hooli.com",
+                "Hooli Inc (hooli.com) is an education technology company with 51-200 employees, "
+                "running on Google Cloud and selling Hooli Cloud, Hooli Pay and Hooli Insights.",
+                "An education technology company with 51-200 employees, 2 open hiring signals "
+                "and 1 recent news item.",
+                "Hi Ada, teams at Hooli Inc often tell us they are held back by seasonal traffic spikes.",
+            ),
+            (
+                "globex.com",
+                "Globex Inc (globex.com) is a manufacturing company with 51-200 employees, "
+                "running on Microsoft Azure and selling Globex Pay and Globex Hub.",
+                "A manufacturing company with 51-200 employees, 1 open hiring signal and 1 recent news item.",
+                "Hi Ada, teams at Globex Inc often tell us they are held back by quality escapes.",
+            ),
+        ],
+    )
+    def test_the_prose_is_grammatical(
+        self, http: httpx.Client, domain: str, summary: str, rationale: str, opening_line: str
+    ) -> None:
+        body = lead(domain, name="Ada Lovelace")
+        enrichment = http.post("/leads/enrich", params={"mode": "sync"}, json={"lead": body}).json()[
+            "enrichment"
+        ]
+        assert enrichment["company_overview"]["summary"] == summary
+        assert enrichment["score_rationale"] == rationale
+        assert enrichment["engagement_playbook"]["opening_line"] == opening_line
 
     def test_the_same_domain_gives_the_same_company_record(
         self, server: FakeServer, http: httpx.Client

@@ -60,6 +60,20 @@ class TestCeiling:
             _assert_upstream_full(other.post("/leads/enrich", json={"lead": lead()}), server)
         assert server.state.charges(key=server.api_key) == server.state.charges()
 
+    @pytest.mark.parametrize(
+        ("slots", "busy"),
+        [
+            (1, "the platform's only enrichment slot is busy"),
+            (2, "all 2 enrichment slots of the platform are busy"),
+        ],
+    )
+    def test_the_detail_counts_the_slots(self, make_server: MakeServer, slots: int, busy: str) -> None:
+        server = make_server(max_concurrent_enrichments=slots, enrichment_seconds=FOREVER)
+        with api_client(server) as http:
+            _fill(http, slots)
+            refused = http.post("/leads/enrich", json={"lead": lead()})
+        assert refused.json() == {"detail": f"upstream_full: {busy}; retry in a few seconds"}
+
     def test_a_finished_enrichment_frees_its_slot(self, make_server: MakeServer) -> None:
         server = make_server(max_concurrent_enrichments=2, enrichment_seconds=(20.0, 20.0))
         with api_client(server) as http:
@@ -102,9 +116,18 @@ class TestPerKeyRate:
         assert refused.status_code == 429
         retry_after = int(refused.headers["retry-after"])
         assert 1 <= retry_after <= 6
+        unit = "second" if retry_after == 1 else "seconds"
         assert refused.json() == {
-            "detail": f"rate limit exceeded (60 req/min), retry in {retry_after} seconds"
+            "detail": f"rate limit exceeded (60 req/min), retry in {retry_after} {unit}"
         }
+
+    def test_a_one_second_wait_is_singular(self, make_server: MakeServer) -> None:
+        server = make_server(time_scale=0.01, sync_per_minute=1)  # a 0.6 s window: the wait rounds up to 1
+        with api_client(server) as http:
+            http.get("/leads")
+            refused = http.get("/leads")
+        assert refused.headers["retry-after"] == "1"
+        assert refused.json() == {"detail": "rate limit exceeded (1 req/min), retry in 1 second"}
 
     def test_only_that_key_is_limited(self, make_server: MakeServer) -> None:
         server = make_server(time_scale=0.1, sync_per_minute=2)
