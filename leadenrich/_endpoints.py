@@ -98,7 +98,9 @@ def _validated(model: type[M], what: str, **values: Any) -> M:
     try:
         return model.model_validate(values)
     except ValidationError as exc:
-        raise InvalidRequestError(f"invalid {what}: {describe(exc)}") from None
+        raise InvalidRequestError(
+            f"invalid {what}: {describe(exc, fields=list(model.model_fields))}"
+        ) from None
 
 
 def coerce_lead(lead: object) -> LeadIn:

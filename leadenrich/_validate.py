@@ -6,7 +6,9 @@ the right type out of range is an InvalidRequestError, raised before anything is
 
 from __future__ import annotations
 
+import difflib
 import threading
+from collections.abc import Collection
 from typing import TYPE_CHECKING
 
 from ._errors import InvalidRequestError
@@ -42,11 +44,26 @@ def seconds(name: str, value: object, *, positive: bool = False) -> float:
     return float(value)
 
 
-def describe(exc: ValidationError, limit: int = 5) -> str:
-    """A pydantic error as one line: `where: what; where: what`."""
+def describe(exc: ValidationError, limit: int = 5, fields: Collection[str] = ()) -> str:
+    """A pydantic error as one line: `where: what; where: what`.
+
+    `fields` are the names the model accepts, offered when a name given is not one of them.
+    """
     parts: list[str] = []
     for error in exc.errors(include_url=False)[:limit]:
         where = ".".join(str(p) for p in error["loc"])
-        message = error["msg"].removeprefix("Value error, ")
-        parts.append(f"{where}: {message}" if where else message)
+        if error["type"] == "missing":
+            parts.append(f"{where} is missing")
+        elif error["type"] == "extra_forbidden":
+            parts.append(f"{where} is not a field{_suggestion(str(error['loc'][-1]), fields)}")
+        else:
+            message = error["msg"].removeprefix("Value error, ")
+            parts.append(f"{where}: {message}" if where else message)
     return "; ".join(parts)
+
+
+def _suggestion(name: str, fields: Collection[str]) -> str:
+    if not fields:
+        return ""
+    close = difflib.get_close_matches(name, fields, n=1)
+    return f" (did you mean {close[0]}?)" if close else f" (the fields are {', '.join(fields)})"

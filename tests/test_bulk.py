@@ -78,7 +78,7 @@ async def test_every_lead_gets_an_outcome_in_order(client: Any, service: FakeEnr
     assert [o.index for o in result] == [0, 1, 2, 3, 4, 5]
     assert [o.status for o in result] == ["enriched", "enriched", "enriched", "failed", "enriched", "failed"]
     assert isinstance(result.outcomes[3].error, InvalidRequestError)
-    assert "domain: Field required" in str(result.outcomes[3].error)
+    assert "domain is missing" in str(result.outcomes[3].error)
     assert (result.succeeded, result.failed, result.credits_spent) == (4, 2, 4)
     assert len(service.sent) == 4, "invalid rows are never sent"
 

@@ -71,15 +71,19 @@ async def test_valid_person_combinations_are_sent(
 @pytest.mark.parametrize(
     ("lead", "message"),
     [
-        ({"company": "Acme"}, "domain: Field required"),
-        ({"domain": "acme.com"}, "company: Field required"),
+        ({"company": "Acme"}, "^invalid lead: domain is missing$"),
+        ({"domain": "acme.com"}, "^invalid lead: company is missing$"),
         (
             {"company": "Acme", "domain": "https://acme.com"},
             "domain: must be a bare domain .* drop the scheme",
         ),
         (
             {"company": "Acme", "domain": "acme.com", "compnay": "typo"},
-            "compnay: Extra inputs are not permitted",
+            r"^invalid lead: compnay is not a field \(did you mean company\?\)$",
+        ),
+        (
+            {"company": "Acme", "domain": "acme.com", "phone": "+1 555"},
+            r"phone is not a field \(the fields are name, email, title, company, domain, linkedin_url\)$",
         ),
         ({"company": "", "domain": "acme.com"}, "company: String should have at least 1 character"),
         ({"company": 7, "domain": "acme.com"}, "company: Input should be a valid string"),

@@ -98,7 +98,7 @@ def test_failed_leads_exit_1_and_keep_their_row(run: Run, server: FakeServer, tm
     summary, error = result.err.splitlines()
     assert summary.startswith("leadenrich: 3 leads: 1 enriched, 2 failed; 1 credit spent")
     assert error.startswith("leadenrich: error: 2 of 3 leads not enriched, the first on line 2 of ")
-    assert "domain: Field required" in error
+    assert "domain is missing" in error
     rows = read_csv(out)
     assert [row["status"] for row in rows] == ["failed", "enriched", "failed"]
     assert [row["error_type"] for row in rows] == ["InvalidRequestError", "", "InternalServerError"]
