@@ -265,9 +265,19 @@ class JobFailedError(LeadEnrichError):
     """
 
     def __init__(self, job: JobOut) -> None:
-        reason = json.dumps(job.error) if job.error else "no reason given"
-        super().__init__(f"enrichment job {job.job_id} failed: {reason}")
+        super().__init__(f"enrichment job {job.job_id} failed: {_reason(job.error)}")
         self.job = job
+
+
+def _reason(error: dict[str, Any] | None) -> str:
+    # The spec does not name the keys of a job's error: show its message when it has
+    # one, else the whole object.
+    if not error:
+        return "no reason given"
+    message, code = error.get("message"), error.get("code")
+    if not isinstance(message, str) or not message.strip():
+        return json.dumps(error)
+    return f"{message.strip().rstrip('.')} ({code})" if isinstance(code, str) else message.strip().rstrip(".")
 
 
 class PollTimeoutError(LeadEnrichError):
@@ -299,7 +309,9 @@ _STATUS_ERRORS: dict[int, type[APIStatusError]] = {
 # What to do, for an SDK user. The service's 401 speaks of Bearer tokens, which the SDK
 # sends for you, so its hint always helps; the 402 and 403 details already say what to
 # do, so theirs stand in only for a missing detail (a proxy's HTML page).
-_HINTS: dict[int, str] = {401: "pass the API key as api_key= or set LEADENRICH_API_KEY"}
+_HINTS: dict[int, str] = {
+    401: "the client sends the key as a Bearer token for you: check the key given as api_key= or in LEADENRICH_API_KEY"
+}
 _FALLBACK_HINTS: dict[int, str] = {
     402: "the monthly quota or the credits are spent; client.usage() shows which",
     403: "API access needs a Growth, Scale or Enterprise plan",
@@ -321,7 +333,7 @@ def status_error(response: httpx.Response, *, secret: str | None = None) -> APIS
     )
     hint = _HINTS.get(code) or (_FALLBACK_HINTS.get(code) if not isinstance(detail, str) else None)
     if hint:
-        message += f" ({hint})"
+        message += f"; {hint}"
     if secret:
         message = message.replace(secret, "***")
     return cls(message, response=response, body=body, detail=detail)

@@ -31,7 +31,11 @@ UPSTREAM_FULL_BACKOFF = 2.0
 _BACKOFF_BASE = 0.5
 _BACKOFF_CAP = 8.0
 
-_NOT_RESENT = "It was not sent again: the service may have accepted and charged it before the answer was lost"
+# Why a charging call is not sent again, by how its attempt ended.
+_LOST_ANSWER = (
+    "It was not sent again: the service may have accepted and charged it before the answer was lost"
+)
+_SERVER_ERROR = "It was not sent again, since a 5xx does not prove that nothing was charged"
 
 
 @dataclass(frozen=True)
@@ -98,7 +102,8 @@ def _add_sentence(error: LeadEnrichError, sentence: str) -> None:
 def explain_final(error: LeadEnrichError, call: Call[Any], run: RetryRun) -> None:
     """Add what the caller needs to know to the error a call ends with."""
     if call.check_charged is not None and _ambiguous(error):
-        _add_sentence(error, f"{_NOT_RESENT}; {call.check_charged}")
+        why = _SERVER_ERROR if isinstance(error, InternalServerError) else _LOST_ANSWER
+        _add_sentence(error, f"{why}; {call.check_charged}")
     elif call.method == "DELETE" and isinstance(error, NotFoundError) and run.sent_ambiguously:
         _add_sentence(error, "An earlier attempt, whose answer was lost, has probably deleted it")
 

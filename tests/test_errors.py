@@ -62,16 +62,17 @@ async def test_status_maps_to_error(
         (
             401,
             {"detail": "Pass your API key as a Bearer token"},
-            "(pass the API key as api_key= or set LEADENRICH_API_KEY)",
+            "; the client sends the key as a Bearer token for you: check the key given as api_key= "
+            "or in LEADENRICH_API_KEY",
         ),
         (402, {"detail": "Monthly lead limit reached; buy a credit pack"}, None),
         (403, {"detail": "Your plan does not include API access"}, None),
         (
             402,
             "<html>Payment Required</html>",
-            "(the monthly quota or the credits are spent; client.usage() shows which)",
+            "; the monthly quota or the credits are spent; client.usage() shows which",
         ),
-        (403, "<html>Forbidden</html>", "(API access needs a Growth, Scale or Enterprise plan)"),
+        (403, "<html>Forbidden</html>", "; API access needs a Growth, Scale or Enterprise plan"),
     ],
 )
 async def test_a_hint_says_what_the_detail_does_not(
@@ -85,7 +86,8 @@ async def test_a_hint_says_what_the_detail_does_not(
         await call(client.usage())
     message = str(caught.value)
     if hint is None:
-        assert "(" not in message, "the service's detail already says what to do"
+        assert isinstance(body, dict)
+        assert message.endswith(body["detail"]), "the service's detail already says what to do"
     else:
         assert message.endswith(hint)
 
@@ -179,6 +181,7 @@ async def test_connection_refused_is_a_connection_error(client: Any, api: respx.
     assert type(caught.value).__name__ == "APIConnectionError"
     assert caught.value.request_sent is False  # type: ignore[attr-defined]
     assert "before the request was sent" in str(caught.value)
+    assert "check that base_url (https://api.test) is right and the service is up" in str(caught.value)
 
 
 async def test_read_timeout_is_a_timeout_error(client: Any, api: respx.MockRouter) -> None:

@@ -191,7 +191,20 @@ async def test_enrich_and_wait_raises_job_failed(
         await call(client.leads.enrich_and_wait(LEAD))
     assert caught.value.job.job_id == "j7"
     assert caught.value.job.error == {"code": "enrichment_failed", "message": "no data"}
-    assert "enrichment_failed" in str(caught.value)
+    assert str(caught.value) == "enrichment job j7 failed: no data (enrichment_failed)"
+
+
+@pytest.mark.parametrize(
+    ("error", "reason"),
+    [
+        ({"message": "no company data."}, "no company data"),
+        ({"code": "timeout"}, '{"code": "timeout"}'),  # no message: the whole object
+        (None, "no reason given"),
+    ],
+)
+def test_a_failed_jobs_reason_is_its_message(error: dict[str, str] | None, reason: str) -> None:
+    failed = JobFailedError(JobOut(job_id="j", status="failed", error=error))
+    assert str(failed) == f"enrichment job j failed: {reason}"
 
 
 async def test_enrich_and_wait_timeout_keeps_the_job(

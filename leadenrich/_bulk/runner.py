@@ -204,13 +204,14 @@ def _pool(
     except KeyboardInterrupt:
         plan.stop(LeadEnrichError("not started: the run was interrupted"))
         if running:
+            # A second Ctrl-C, from the moment the user is told of it, escapes this wait;
+            # the checkpoint then knows they started.
+            abandoning = True
             print(
                 f"leadenrich: finishing {_count(len(running), 'enrichment')} already paid for; "
                 "press Ctrl-C again to abandon them",
                 file=sys.stderr,
             )
-            # A second Ctrl-C escapes this wait; the checkpoint then knows they started.
-            abandoning = True
             wait(running)
             abandoning = False
         raise

@@ -19,7 +19,7 @@ from .._bulk.results import BulkOutcome, BulkResult
 from .._errors import AuthenticationError, PermissionDeniedError, QuotaExceededError
 from .._models import LeadIn
 from ._commands import connect
-from ._errors import CLIError, ExitCode
+from ._errors import CLIError, ExitCode, shell_advice
 from ._output import as_json
 
 __all__ = ["LeadRows", "checkpoint_for", "column_order", "enrich_file", "output_format", "read_leads"]
@@ -252,8 +252,9 @@ def _verdict(result: BulkResult, leads: LeadRows, source: Path, target: Path) ->
     where = "column" if target.suffix.lower() == ".csv" else "field"
     raise CLIError(
         f"{len(problems)} of {len(result)} leads not enriched, the first on line {_line(first, leads)} "
-        f"of {source}: {str(first.error).rstrip('.')}; see the error {where} of {target}, and run the same command again "
-        "to retry them (the leads already enriched are not charged again)",
+        f"of {source}: {shell_advice(str(first.error)).rstrip('.')}; see the error {where} of {target}, and run the same command again "
+        "to retry them: it does not pay again for the leads already enriched, and looks up a lead "
+        "whose answer was lost before sending it again",
         code,
     )
 

@@ -69,7 +69,11 @@ class CLIError(Exception):
 # The SDK's advice speaks Python; on the command line the same advice names the options
 # and commands.
 _CLI_HINTS = (
-    ("pass the API key as api_key= or set LEADENRICH_API_KEY", "pass --api-key or set LEADENRICH_API_KEY"),
+    (
+        "check the key given as api_key= or in LEADENRICH_API_KEY",
+        "check the key given with --api-key or in LEADENRICH_API_KEY",
+    ),
+    ("check that base_url (", "check that --base-url ("),
     ("no api_key given: pass api_key=... to the client", "no API key given: pass --api-key KEY"),
     ("no base_url given: pass base_url=... to the client", "no base URL given: pass --base-url URL"),
     ("among client.leads.iter() (newest first)", "in 'leadenrich leads list' (newest first)"),

@@ -7,7 +7,6 @@ the SDK, and are imported only when their command runs.
 from __future__ import annotations
 
 import argparse
-import sys
 import textwrap
 from typing import Any, NoReturn, Protocol
 
@@ -38,8 +37,8 @@ never printed. Run `leadenrich COMMAND --help` for a command's options.
 
 class _Parser(argparse.ArgumentParser):
     def error(self, message: str) -> NoReturn:
-        self.print_usage(sys.stderr)
-        self.exit(2, f"{self.prog}: error: {redact(message)}\n")
+        # One line, like every other error, with where to read the usage.
+        self.exit(2, f"leadenrich: error: {redact(message)} (see: {self.prog} --help)\n")
 
 
 def build_parser() -> argparse.ArgumentParser:

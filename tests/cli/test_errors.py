@@ -22,7 +22,7 @@ def test_a_bad_key_exits_3_without_showing_it(run: Run, server: FakeServer) -> N
     result = run("usage", key=bad)
     assert result.code == 3
     assert "401" in result.error
-    assert "pass --api-key or set LEADENRICH_API_KEY" in result.error
+    assert "check the key given with --api-key or in LEADENRICH_API_KEY" in result.error
     assert result.out == ""
 
 
@@ -235,10 +235,13 @@ def test_the_sdks_python_advice_reads_as_options_and_commands() -> None:
         *sdk_errors._HINTS.values(),  # pyright: ignore[reportPrivateUsage]
         *sdk_errors._FALLBACK_HINTS.values(),  # pyright: ignore[reportPrivateUsage]
     ]
+    with pytest.raises(LeadEnrichError) as unreachable:
+        LeadEnrich("k" * 20, base_url="http://127.0.0.1:1", max_retries=0).usage()
+    advice.append(str(unreachable.value))
     for make in (lambda: LeadEnrich(base_url="http://127.0.0.1:1"), lambda: LeadEnrich("k" * 20)):
         with pytest.raises(LeadEnrichError) as missing:
             make()
         advice.append(str(missing.value))
     for text in advice:
         shell = shell_advice(text)
-        assert not re.search(r"client\.|\w=|\(\)", shell), shell
+        assert not re.search(r"client\.|\w=|\(\)|api_key|base_url", shell), shell
