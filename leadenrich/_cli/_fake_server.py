@@ -12,10 +12,8 @@ __all__ = ["fake_server"]
 
 
 def fake_server(args: argparse.Namespace) -> int:
-    try:
-        from ..testing import FakeServer
-    except ImportError as exc:
-        return _fail(f"{exc}; install the fake extra: pip install 'leadenrich[fake]'")
+    from ..testing import FakeServer
+
     try:
         server = FakeServer(host=args.host, port=args.port, time_scale=args.time_scale)
     except ValueError as exc:
@@ -30,8 +28,8 @@ def fake_server(args: argparse.Namespace) -> int:
     signal.signal(signal.SIGTERM, on_signal)
     try:
         server.start()
-    except ImportError as exc:
-        return _fail(f"{exc}; install the fake extra: pip install 'leadenrich[fake]'")
+    except ModuleNotFoundError as exc:  # without the fake extra; the message says how to add it
+        return _fail(str(exc))
     except RuntimeError as exc:
         return _fail(str(exc))
     try:

@@ -130,8 +130,15 @@ class FakeServer:
         if self._thread is not None:
             raise RuntimeError("the fake server is already running")
         # Imported here: fastapi and uvicorn cost ~0.5 s, and only a running server needs them.
-        from ._app import build_app
-        from ._thread import ServerThread
+        try:
+            from ._app import build_app
+            from ._thread import ServerThread
+        except ModuleNotFoundError as exc:
+            raise ModuleNotFoundError(
+                f"the fake server needs {exc.name}, which the fake extra installs: "
+                "pip install 'leadenrich[fake]'",
+                name=exc.name,
+            ) from exc
 
         # Sync enrichments in progress at stop get a moment (a few API seconds) to finish.
         graceful = min(1.0, self.settings.real_seconds(5.0))

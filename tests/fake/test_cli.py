@@ -30,6 +30,28 @@ def test_help_imports_no_web_stack() -> None:
     assert not {"fastapi", "uvicorn", "starlette", "pydantic", "httpx"} & loaded
 
 
+@pytest.fixture
+def without_fastapi(monkeypatch: pytest.MonkeyPatch) -> None:
+    """As if the fake extra were not installed."""
+    monkeypatch.setitem(sys.modules, "fastapi", None)  # `import fastapi` now fails
+    for module in ("leadenrich.testing._app", "leadenrich.testing._thread"):
+        monkeypatch.delitem(sys.modules, module, raising=False)
+
+
+@pytest.mark.usefixtures("without_fastapi")
+def test_without_the_fake_extra_the_server_says_how_to_install_it(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    from leadenrich.testing import FakeServer
+
+    with pytest.raises(ModuleNotFoundError, match=r"needs fastapi, .*pip install 'leadenrich\[fake\]'$"):
+        FakeServer().start()
+    assert main(["fake-server"]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith("leadenrich: error: the fake server needs fastapi")
+    assert len(err.splitlines()) == 1
+
+
 def test_no_command_prints_help_and_fails(capsys: pytest.CaptureFixture[str]) -> None:
     assert main([]) == 2
     assert "fake-server" in capsys.readouterr().err
