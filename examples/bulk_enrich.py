@@ -115,6 +115,7 @@ def main() -> None:
         source = Path(tempfile.mkdtemp(prefix="leadenrich-")) / "leads.csv"
         write_sample(source)
         print(f"no input given: wrote a sample of {len(SAMPLE)} leads to {source}")
+        print("  (its last three rows show a failure before sending, a failure of the service, and a dedupe)")
     target: Path = args.output or source.with_name(f"{source.stem}-enriched.csv")
     checkpoint = target.with_name(target.name + ".checkpoint.jsonl")
 
@@ -122,7 +123,7 @@ def main() -> None:
     with connect() as client:
         result = client.leads.enrich_many(leads, checkpoint=checkpoint, max_credits=args.max_credits)
     write_result(result, target)
-    print(f"enriched {len(result)} leads from {source} into {target}")
+    print(f"{len(result)} leads from {source}, one row each in {target}:")
     report(result)
     # With the paths spelled out: without arguments, each run writes a new sample.
     print(f"to resume from {checkpoint}, run: python {sys.argv[0]} {source} {target}")

@@ -283,6 +283,14 @@ async def test_a_dataframe_is_read_by_its_lead_columns(client: Any, service: Fak
     assert table.loc[0, "tech_stack_cloud"] == "AWS"
 
 
+async def test_a_failed_lead_leaves_the_scores_whole_numbers(client: Any, service: FakeEnrich) -> None:
+    rows = [ROWS[0], {"company": "No domain"}]
+    table = (await call(client.leads.enrich_many(rows, progress=False))).to_pandas()
+    assert str(table["opportunity_score"].dtype) == "Int64"
+    assert table.loc[0, "opportunity_score"] == 72
+    assert table["opportunity_score"].isna().tolist() == [False, True]
+
+
 def test_a_dataframe_without_lead_columns_is_refused() -> None:
     from leadenrich import LeadEnrich
 

@@ -60,7 +60,8 @@ def test_bulk_enrich(tmp_path: Path) -> None:
     out = run_example("bulk_enrich.py", cwd=tmp_path)
     sample = Path(re.search(r"wrote a sample of 20 leads to (\S+)", out)[1])  # type: ignore[index]
     enriched = sample.with_name("leads-enriched.csv")
-    assert f"enriched 20 leads from {sample} into {enriched}" in out
+    assert f"20 leads from {sample}, one row each in {enriched}:" in out
+    assert "its last three rows show a failure before sending" in out
     assert "succeeded: 18 (1 deduped, 0 from an earlier run)" in out
     assert "failed:    2" in out
     assert "credits:   17" in out

@@ -179,6 +179,9 @@ class BulkResult:
     def to_pandas(self) -> Any:
         """The records as a `pandas.DataFrame` (pandas is imported only here).
 
+        Integer columns with gaps, such as the score of a failed lead, are pandas'
+        nullable `Int64`, so that the others stay whole numbers.
+
         Raises:
             ImportError: pandas is not installed (`pip install pandas`).
 
@@ -190,7 +193,14 @@ class BulkResult:
             pandas: Any = import_module("pandas")
         except ImportError as exc:
             raise ImportError("BulkResult.to_pandas() needs pandas: pip install pandas") from exc
-        return pandas.DataFrame.from_records(self.to_records())
+        records = self.to_records()
+        frame = pandas.DataFrame.from_records(records)
+        for column in frame.columns:
+            values = [r[column] for r in records if r.get(column) is not None]
+            if values and all(isinstance(v, int) and not isinstance(v, bool) for v in values):
+                # A failed lead's missing score would otherwise turn 72 into 72.0 for every row.
+                frame[column] = frame[column].astype("Int64")
+        return frame
 
 
 def _record(outcome: BulkOutcome) -> dict[str, Any]:
