@@ -130,7 +130,7 @@ def _wait_options(command: argparse.ArgumentParser, what: str, wait_flag: bool =
         "--poll-interval",
         type=_positive_float,
         metavar="SECONDS",
-        help="with --wait: the first pause between polls, growing 1.5x up to 5x (default: 1)",
+        help="with --wait: the first pause between polls, growing 1.5x per poll up to 5 times it (default: 1)",
     )
 
 
