@@ -47,7 +47,10 @@ def resolve_options(
     timeout: float | httpx.Timeout,
     default_headers: Mapping[str, str] | None,
 ) -> ClientOptions:
-    key = _setting(api_key, "api_key", "LEADENRICH_API_KEY")
+    key, raw_url = _setting(api_key, "api_key"), _setting(base_url, "base_url")
+    if key is None or raw_url is None:
+        # Both at once when both are missing, rather than one error per run.
+        raise _not_given([name for name, value in (("api_key", key), ("base_url", raw_url)) if value is None])
     if any(c.isspace() for c in key):
         raise LeadEnrichError("api_key contains whitespace; copy the key exactly as the dashboard showed it")
     if not _header_value(key):
@@ -56,7 +59,7 @@ def resolve_options(
         raise LeadEnrichError(
             "api_key contains characters an HTTP header cannot carry; copy the key exactly as the dashboard showed it"
         )
-    url = _setting(base_url, "base_url", "LEADENRICH_BASE_URL").rstrip("/")
+    url = raw_url.rstrip("/")
     if not url.startswith(("http://", "https://")):
         raise LeadEnrichError(f"base_url must start with http:// or https://, got {url!r}")
     try:
@@ -81,16 +84,26 @@ def with_timeout(options: ClientOptions, timeout: float | httpx.Timeout) -> Clie
     return replace(options, timeout=value, long_timeout=_long(value))
 
 
-def _setting(value: str | None, name: str, env: str) -> str:
+_ENVIRONMENT = {"api_key": "LEADENRICH_API_KEY", "base_url": "LEADENRICH_BASE_URL"}
+
+
+def _setting(value: str | None, name: str) -> str | None:
+    """The value given, else the environment's; None when neither is a non-blank string."""
     if value is None:
-        value = os.environ.get(env)
+        value = os.environ.get(_ENVIRONMENT[name])
     elif not isinstance(value, str):  # pyright: ignore[reportUnnecessaryIsInstance]
         raise TypeError(f"{name} must be a str, got {type(value).__name__}")
-    if value is None or not value.strip():
-        raise LeadEnrichError(
-            f"no {name} given: pass {name}=... to the client or set the {env} environment variable"
-        )
-    return value.strip()
+    return value.strip() if value is not None and value.strip() else None
+
+
+def _not_given(names: list[str]) -> LeadEnrichError:
+    passes = " and ".join(f"{name}=..." for name in names)
+    variables = " and ".join(_ENVIRONMENT[name] for name in names)
+    plural = "s" if len(names) > 1 else ""
+    return LeadEnrichError(
+        f"no {' or '.join(names)} given: pass {passes} to the client or set the {variables} "
+        f"environment variable{plural}"
+    )
 
 
 def _checked_headers(given: object) -> dict[str, str]:

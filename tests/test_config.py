@@ -40,6 +40,16 @@ def test_missing_base_url_names_the_variable(cls: type[LeadEnrich]) -> None:
         cls(KEY)
 
 
+@pytest.mark.parametrize("cls", CLIENTS)
+def test_missing_key_and_base_url_are_named_together(cls: type[LeadEnrich]) -> None:
+    with pytest.raises(LeadEnrichError) as missing:
+        cls()
+    assert str(missing.value) == (
+        "no api_key or base_url given: pass api_key=... and base_url=... to the client or set the "
+        "LEADENRICH_API_KEY and LEADENRICH_BASE_URL environment variables"
+    )
+
+
 @pytest.mark.parametrize(
     ("kwargs", "message"),
     [

@@ -238,7 +238,11 @@ def test_the_sdks_python_advice_reads_as_options_and_commands() -> None:
     with pytest.raises(LeadEnrichError) as unreachable:
         LeadEnrich("k" * 20, base_url="http://127.0.0.1:1", max_retries=0).usage()
     advice.append(str(unreachable.value))
-    for make in (lambda: LeadEnrich(base_url="http://127.0.0.1:1"), lambda: LeadEnrich("k" * 20)):
+    for make in (
+        lambda: LeadEnrich(base_url="http://127.0.0.1:1"),
+        lambda: LeadEnrich("k" * 20),
+        lambda: LeadEnrich(),
+    ):
         with pytest.raises(LeadEnrichError) as missing:
             make()
         advice.append(str(missing.value))
