@@ -69,6 +69,7 @@ class CLIError(Exception):
 # The SDK's advice speaks Python; on the command line the same advice names the options
 # and commands.
 _CLI_HINTS = (
+    ("the client sends the key", "leadenrich sends the key"),
     (
         "check the key given as api_key= or in LEADENRICH_API_KEY",
         "check the key given with --api-key or in LEADENRICH_API_KEY",
