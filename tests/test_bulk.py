@@ -18,6 +18,7 @@ from leadenrich import (
     InternalServerError,
     InvalidRequestError,
     JobOut,
+    LeadEnrichError,
     LeadIn,
     PollTimeoutError,
     RateLimitError,
@@ -41,12 +42,18 @@ class FakeEnrich:
         self.stored: list[dict[str, Any]] = []
         self.script: dict[str, list[httpx.Response | Exception]] = {}
         self.store_before_failing: set[str] = set()
+        self.checkpoint: Path | None = None
+        """When set, each lead sent must already be marked started there."""
+        self.unmarked = 0
 
     def __call__(self, request: httpx.Request) -> httpx.Response:
         lead = json.loads(request.content)["lead"]
         record: dict[str, Any] = {}
         with self.lock:
             self.sent.append(lead)
+            if self.checkpoint is not None:
+                started = self.checkpoint.read_text().count('"event":"started"')
+                self.unmarked += started < len(self.sent)
             planned = self.script.get(lead["company"])
             failure = planned.pop(0) if planned else None
             if failure is None or lead["company"] in self.store_before_failing:
@@ -340,6 +347,41 @@ def test_a_timeout_before_any_job_was_created_charged_nothing() -> None:
     assert is_ambiguous(polling)
 
 
+async def test_every_lead_is_marked_started_before_it_is_sent(
+    client: Any, service: FakeEnrich, tmp_path: Path
+) -> None:
+    service.checkpoint = tmp_path / "run.jsonl"
+    result = await call(client.leads.enrich_many(ROWS, checkpoint=service.checkpoint, progress=False))
+    assert result.succeeded == len(ROWS)
+    assert service.unmarked == 0, "a lead reached the service before the checkpoint knew of it"
+
+
+async def test_a_checkpoint_that_cannot_be_written_stops_the_run_before_sending(
+    client: Any, service: FakeEnrich, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def broken(self: Checkpoint, key: str, index: int) -> None:
+        raise LeadEnrichError(f"checkpoint {self.path} cannot be written: disk full")
+
+    monkeypatch.setattr(Checkpoint, "started", broken)
+    with pytest.raises(LeadEnrichError, match="disk full"):
+        await call(client.leads.enrich_many(ROWS, checkpoint=tmp_path / "run.jsonl", progress=False))
+    assert service.sent == [], "a lead was sent that a rerun would not know to look up"
+
+
+def test_a_lead_scheduled_before_a_stop_is_skipped_not_sent(tmp_path: Path) -> None:
+    path = tmp_path / "run.jsonl"
+    store = Checkpoint(path)
+    plan = Plan(read_items(ROWS), store.load(), None, store)
+    item = plan.next()
+    assert item is not None
+    plan.stop(LeadEnrichError("not started: the run was interrupted"))
+    skipped = plan.sending(item)
+    assert skipped is not None
+    assert skipped.status == "skipped"
+    assert str(skipped.error) == "not started: the run was interrupted"
+    assert not path.exists(), "a lead never sent was marked started"
+
+
 def test_a_lead_is_marked_started_when_it_is_sent_not_when_it_is_scheduled(tmp_path: Path) -> None:
     # A Ctrl-C between the two would leave a lead never sent "started", and the rerun
     # would wait out the service's 100 s for it before looking it up.
@@ -373,9 +415,8 @@ def test_ctrl_c_finishes_what_was_paid_for_and_resume_completes(
         client.leads.enrich_many(ROWS, concurrency=3, checkpoint=path, progress=interrupt)
     sent_before = len(service.sent)
     assert 1 <= sent_before < len(ROWS), "the interrupt stopped new leads from starting"
-    entries = [json.loads(line) for line in path.read_text().splitlines()]
-    assert sum(e["event"] == "started" for e in entries) == sent_before, "only leads sent are marked"
-    assert sum(e["event"] == "finished" for e in entries) == sent_before, "every lead in flight finished"
+    finished = [json.loads(line) for line in path.read_text().splitlines() if '"finished"' in line]
+    assert len(finished) == sent_before, "every lead in flight finished and was written down"
     result = client.leads.enrich_many(ROWS, checkpoint=path, progress=False)
     assert result.succeeded == len(ROWS)
     assert len(service.sent) == len(ROWS), "no lead was sent twice"

@@ -124,15 +124,21 @@ class Plan:
             self._reserved += 1
             return self._pending.popleft()
 
-    def sending(self, item: Item) -> None:
-        """Note that `item` is about to be sent: from now on a rerun looks it up first.
+    def sending(self, item: Item) -> BulkOutcome | None:
+        """Note that `item` is about to be sent (from now on a rerun looks it up first), or,
+        when the run stopped since it was scheduled, give its credit back and skip it.
 
         Called by the worker that sends it, not when it is scheduled: a Ctrl-C between the
-        two would otherwise leave a lead never sent marked as started, and the rerun would
-        wait for the service to finish a lead it never received.
+        two would otherwise send a lead after the user asked to stop, or leave one never
+        sent marked as started, which the rerun would wait for.
         """
+        with self._lock:
+            if self._stop is not None:
+                self._reserved -= 1
+                return BulkOutcome(item.index, item.given, "skipped", error=self._stop)
         if self._checkpoint is not None:
             self._checkpoint.started(item.key, item.index)
+        return None
 
     def skipped(self) -> list[BulkOutcome]:
         """Outcomes for every lead that will not start, once nothing more may start."""

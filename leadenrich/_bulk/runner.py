@@ -143,7 +143,8 @@ def run(
 
     def attempt(item: Item) -> BulkOutcome:
         assert item.lead is not None
-        plan.sending(item)
+        if (skipped := plan.sending(item)) is not None:
+            return skipped
         rounds = 0
         while True:
             sent = datetime.now(timezone.utc)
@@ -207,11 +208,12 @@ def _pool(
             # A second Ctrl-C, from the moment the user is told of it, escapes this wait;
             # the checkpoint then knows they started.
             abandoning = True
-            print(
-                f"leadenrich: finishing {_count(len(running), 'enrichment')} already paid for; "
-                "press Ctrl-C again to abandon them",
-                file=sys.stderr,
-            )
+            with contextlib.suppress(OSError, ValueError):  # no stderr: still finish them
+                print(
+                    f"leadenrich: finishing {_count(len(running), 'enrichment')} already paid for; "
+                    "press Ctrl-C again to abandon them",
+                    file=sys.stderr,
+                )
             wait(running)
             abandoning = False
         raise
@@ -248,7 +250,8 @@ async def arun(
 
     async def attempt(item: Item) -> BulkOutcome:
         assert item.lead is not None
-        plan.sending(item)
+        if (skipped := plan.sending(item)) is not None:
+            return skipped
         rounds = 0
         while True:
             sent = datetime.now(timezone.utc)

@@ -7,6 +7,10 @@ import signal
 import sys
 import threading
 from types import FrameType
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from ..testing import FakeServer
 
 __all__ = ["fake_server"]
 
@@ -24,8 +28,17 @@ def fake_server(args: argparse.Namespace) -> int:
     def on_signal(signum: int, frame: FrameType | None) -> None:
         stop.set()
 
-    signal.signal(signal.SIGINT, on_signal)
-    signal.signal(signal.SIGTERM, on_signal)
+    # Put back when done: main() also runs in-process (tests, embedding), where a handler
+    # left behind would swallow the caller's Ctrl-C.
+    previous = signal.signal(signal.SIGINT, on_signal), signal.signal(signal.SIGTERM, on_signal)
+    try:
+        return _serve(server, stop, args.time_scale)
+    finally:
+        signal.signal(signal.SIGINT, previous[0])
+        signal.signal(signal.SIGTERM, previous[1])
+
+
+def _serve(server: FakeServer, stop: threading.Event, time_scale: float) -> int:
     try:
         server.start()
     except ModuleNotFoundError as exc:  # without the fake extra; the message says how to add it
@@ -33,7 +46,7 @@ def fake_server(args: argparse.Namespace) -> int:
     except RuntimeError as exc:
         return _fail(str(exc))
     try:
-        _announce(server.url, server.api_key, server.settings.tier, args.time_scale)
+        _announce(server.url, server.api_key, server.settings.tier, time_scale)
         # A timed wait: a wait without timeout cannot be interrupted on Windows.
         while not stop.wait(0.5):
             continue

@@ -46,7 +46,9 @@ def test_without_the_fake_extra_the_server_says_how_to_install_it(
 
     with pytest.raises(ModuleNotFoundError, match=r"needs fastapi, .*pip install 'leadenrich\[fake\]'$"):
         FakeServer().start()
+    handler = signal.getsignal(signal.SIGINT)
     assert main(["fake-server"]) == 1
+    assert signal.getsignal(signal.SIGINT) is handler  # Ctrl-C still reaches the caller
     err = capsys.readouterr().err
     assert err.startswith("leadenrich: error: the fake server needs fastapi")
     assert len(err.splitlines()) == 1
