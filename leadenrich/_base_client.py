@@ -65,9 +65,10 @@ def connection_error(exc: httpx.RequestError, request: httpx.Request) -> APIConn
     what = "timed out" if cls is APITimeoutError else "failed"
     stage = "after the request was sent" if sent else "before the request was sent"
     detail = str(exc) or type(exc).__name__
-    if not sent:
-        # Nothing reached the service: most often the address is wrong or it is down.
-        detail += f"; check that base_url ({request.url.scheme}://{request.url.netloc.decode()}) is right and the service is up"
+    if isinstance(exc, (httpx.ConnectError, httpx.ConnectTimeout)):
+        # No connection at all: most often the address is wrong or the service is down.
+        origin = f"{request.url.scheme}://{request.url.netloc.decode()}"
+        detail += f"; check that base_url ({origin}) is right and the service is up"
     return cls(
         f"{request.method} {request.url.path} {what} {stage}: {detail}",
         request=request,

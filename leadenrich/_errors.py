@@ -277,7 +277,8 @@ def _reason(error: dict[str, Any] | None) -> str:
     message, code = error.get("message"), error.get("code")
     if not isinstance(message, str) or not message.strip():
         return json.dumps(error)
-    return f"{message.strip().rstrip('.')} ({code})" if isinstance(code, str) else message.strip().rstrip(".")
+    reason = message.strip().rstrip(".")
+    return f"{reason} ({code})" if isinstance(code, str) else reason
 
 
 class PollTimeoutError(LeadEnrichError):
@@ -310,7 +311,10 @@ _STATUS_ERRORS: dict[int, type[APIStatusError]] = {
 # sends for you, so its hint always helps; the 402 and 403 details already say what to
 # do, so theirs stand in only for a missing detail (a proxy's HTML page).
 _HINTS: dict[int, str] = {
-    401: "the client sends the key as a Bearer token for you: check the key given as api_key= or in LEADENRICH_API_KEY"
+    401: (
+        "the client sends the key as a Bearer token for you: check the key given as api_key= "
+        "or in LEADENRICH_API_KEY"
+    )
 }
 _FALLBACK_HINTS: dict[int, str] = {
     402: "the monthly quota or the credits are spent; client.usage() shows which",
@@ -333,7 +337,7 @@ def status_error(response: httpx.Response, *, secret: str | None = None) -> APIS
     )
     hint = _HINTS.get(code) or (_FALLBACK_HINTS.get(code) if not isinstance(detail, str) else None)
     if hint:
-        message += f"; {hint}"
+        message = f"{message.rstrip().rstrip('.')}; {hint}"
     if secret:
         message = message.replace(secret, "***")
     return cls(message, response=response, body=body, detail=detail)

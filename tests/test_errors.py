@@ -190,6 +190,7 @@ async def test_read_timeout_is_a_timeout_error(client: Any, api: respx.MockRoute
         await call(client.with_options(max_retries=0).usage())
     assert type(caught.value).__name__ == "APITimeoutError"
     assert caught.value.request_sent is True  # type: ignore[attr-defined]
+    assert "base_url" not in str(caught.value)  # it was reached: the address is right
 
 
 async def test_the_key_never_appears_in_errors_or_logs(

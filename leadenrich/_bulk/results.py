@@ -158,7 +158,7 @@ class BulkResult:
         Examples:
             >>> for outcome in result.errors:  # doctest: +SKIP
             ...     print(outcome.index, outcome.status, outcome.error)
-            7 failed invalid lead: domain: Field required
+            7 failed invalid lead: domain is missing
         """
         return [o for o in self.outcomes if o.error is not None]
 
@@ -196,8 +196,10 @@ class BulkResult:
         records = self.to_records()
         frame = pandas.DataFrame.from_records(records)
         for column in frame.columns:
-            values = [r[column] for r in records if r.get(column) is not None]
-            if values and all(isinstance(v, int) and not isinstance(v, bool) for v in values):
+            values = [r.get(column) for r in records]
+            present = [v for v in values if v is not None]
+            whole = all(isinstance(v, int) and not isinstance(v, bool) for v in present)
+            if present and whole and len(present) < len(values):
                 # A failed lead's missing score would otherwise turn 72 into 72.0 for every row.
                 frame[column] = frame[column].astype("Int64")
         return frame

@@ -250,9 +250,10 @@ def _verdict(result: BulkResult, leads: LeadRows, source: Path, target: Path) ->
             break
     first = next((o for o in problems if o.status == "failed"), problems[0])
     where = "column" if target.suffix.lower() == ".csv" else "field"
+    reason = shell_advice(str(first.error)).rstrip(".")
     raise CLIError(
         f"{len(problems)} of {len(result)} leads not enriched, the first on line {_line(first, leads)} "
-        f"of {source}: {shell_advice(str(first.error)).rstrip('.')}; see the error {where} of {target}, and run the same command again "
+        f"of {source}: {reason}; see the error {where} of {target}, and run the same command again "
         "to retry them: it does not pay again for the leads already enriched, and looks up a lead "
         "whose answer was lost before sending it again",
         code,

@@ -38,7 +38,7 @@ never printed. Run `leadenrich COMMAND --help` for a command's options.
 class _Parser(argparse.ArgumentParser):
     def error(self, message: str) -> NoReturn:
         # One line, like every other error, with where to read the usage.
-        self.exit(2, f"leadenrich: error: {redact(message)} (see: {self.prog} --help)\n")
+        self.exit(2, f"leadenrich: error: {redact(message)}; see '{self.prog} --help'\n")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -130,7 +130,10 @@ def _wait_options(command: argparse.ArgumentParser, what: str, wait_flag: bool =
         "--poll-interval",
         type=_positive_float,
         metavar="SECONDS",
-        help="with --wait: the first pause between polls, growing 1.5x per poll up to 5 times it (default: 1)",
+        help=(
+            "with --wait: the first pause between polls, growing 1.5x per poll to at most 5x the first "
+            "(default: 1)"
+        ),
     )
 
 

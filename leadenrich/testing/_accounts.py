@@ -102,7 +102,8 @@ class ApiKey:
             wait = max(1, math.ceil(sent[0] + window - now))
             raise ApiError(
                 429,
-                f"rate limit exceeded ({limit} req/min), retry in {wait} second{'s' if wait > 1 else ''}",
+                # The spec's wording to the letter, "1 seconds" included: clients may parse it.
+                f"rate limit exceeded ({limit} req/min), retry in {wait} seconds",
                 {"Retry-After": str(wait)},
             )
         sent.append(now)

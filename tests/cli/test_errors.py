@@ -242,6 +242,9 @@ def test_the_sdks_python_advice_reads_as_options_and_commands() -> None:
         lambda: LeadEnrich(base_url="http://127.0.0.1:1"),
         lambda: LeadEnrich("k" * 20),
         lambda: LeadEnrich(),
+        lambda: LeadEnrich("k k", base_url="http://127.0.0.1:1"),
+        lambda: LeadEnrich("k" * 20, base_url="127.0.0.1:1"),
+        lambda: LeadEnrich("k" * 20, base_url="http://[::1"),
     ):
         with pytest.raises(LeadEnrichError) as missing:
             make()
