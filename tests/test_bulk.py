@@ -24,7 +24,7 @@ from leadenrich import (
     RateLimitError,
 )
 from leadenrich._bulk.checkpoint import Checkpoint
-from leadenrich._bulk.inputs import read_items
+from leadenrich._bulk.inputs import Item, read_items
 from leadenrich._bulk.plan import Plan, is_ambiguous
 from tests.helpers import FakeClock, call, collect, lead_out
 
@@ -368,30 +368,32 @@ async def test_a_checkpoint_that_cannot_be_written_stops_the_run_before_sending(
     assert service.sent == [], "a lead was sent that a rerun would not know to look up"
 
 
-def test_a_lead_scheduled_before_a_stop_is_skipped_not_sent(tmp_path: Path) -> None:
-    path = tmp_path / "run.jsonl"
+def scheduled(path: Path) -> tuple[Plan, Checkpoint, Item]:
+    """A plan writing its checkpoint to `path`, and its first lead, scheduled but not sent."""
     store = Checkpoint(path)
     plan = Plan(read_items(ROWS), store.load(), None, store)
     item = plan.next()
     assert item is not None
+    return plan, store, item
+
+
+def test_a_lead_scheduled_before_a_stop_is_skipped_not_sent(tmp_path: Path) -> None:
+    plan, _, item = scheduled(tmp_path / "run.jsonl")
     plan.stop(LeadEnrichError("not started: the run was interrupted"))
     skipped = plan.sending(item)
     assert skipped is not None
     assert skipped.status == "skipped"
     assert str(skipped.error) == "not started: the run was interrupted"
-    assert not path.exists(), "a lead never sent was marked started"
+    assert not (tmp_path / "run.jsonl").exists(), "a lead never sent was marked started"
 
 
 def test_a_lead_is_marked_started_when_it_is_sent_not_when_it_is_scheduled(tmp_path: Path) -> None:
     # A Ctrl-C between the two would leave a lead never sent "started", and the rerun
     # would wait out the service's 100 s for it before looking it up.
     path = tmp_path / "run.jsonl"
-    store = Checkpoint(path)
-    plan = Plan(read_items(ROWS), store.load(), None, store)
-    item = plan.next()
-    assert item is not None
+    plan, store, item = scheduled(path)
     assert not path.exists()
-    plan.sending(item)
+    assert plan.sending(item) is None
     store.close()
     assert Checkpoint(path).load().uncertain.keys() == {item.key}
 
