@@ -61,7 +61,7 @@ def enrich_file(args: argparse.Namespace) -> int:
         except KeyboardInterrupt:
             _interrupted(checkpoint)
     try:
-        write_records(result.to_records(), target, kind)
+        write_records([_for_the_shell(record) for record in result.to_records()], target, kind)
     except OSError as exc:
         raise CLIError(
             f"cannot write {target}: {exc.strerror or exc}; the results are saved in {checkpoint}: "
@@ -70,6 +70,13 @@ def enrich_file(args: argparse.Namespace) -> int:
         ) from None
     print(summary(result, target), file=sys.stderr)
     return _verdict(result, leads, source, target)
+
+
+def _for_the_shell(record: dict[str, Any]) -> dict[str, Any]:
+    # The error column is read by people who ran a command, not by Python programmers.
+    if isinstance(record.get("error"), str):
+        record["error"] = shell_advice(record["error"])
+    return record
 
 
 def _interrupted(checkpoint: Path) -> NoReturn:

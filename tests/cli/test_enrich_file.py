@@ -102,6 +102,8 @@ def test_failed_leads_exit_1_and_keep_their_row(run: Run, server: FakeServer, tm
     rows = read_csv(out)
     assert [row["status"] for row in rows] == ["failed", "enriched", "failed"]
     assert [row["error_type"] for row in rows] == ["InvalidRequestError", "", "InternalServerError"]
+    assert "'leadenrich leads list'" in rows[2]["error"]  # advice in commands, not Python
+    assert "client." not in rows[2]["error"]
     # The first row failed, yet the enrichment columns sit between the lead and the error.
     columns = list(rows[0])
     assert columns.index("created_at") < columns.index("opportunity_score") < columns.index("error_type")
