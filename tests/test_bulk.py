@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import threading
+from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
@@ -13,6 +14,7 @@ import pytest
 import respx
 
 from leadenrich import (
+    APIConnectionError,
     AuthenticationError,
     BulkResult,
     InternalServerError,
@@ -23,9 +25,10 @@ from leadenrich import (
     PollTimeoutError,
     RateLimitError,
 )
-from leadenrich._bulk.checkpoint import Checkpoint
+from leadenrich._bulk.checkpoint import Checkpoint, Resume
 from leadenrich._bulk.inputs import Item, read_items
 from leadenrich._bulk.plan import Plan, is_ambiguous
+from leadenrich._bulk.runner import _settle_steps  # pyright: ignore[reportPrivateUsage]
 from tests.helpers import FakeClock, call, collect, lead_out
 
 pytestmark = pytest.mark.anyio
@@ -154,9 +157,41 @@ async def test_a_lost_answer_is_found_among_stored_leads(client: Any, service: F
     assert result.credits_spent == 6
 
 
-async def test_a_lost_answer_not_stored_is_reported_not_resent(client: Any, service: FakeEnrich) -> None:
+async def test_a_dropped_connection_is_looked_up_once_the_service_must_be_done(
+    client: Any, api: respx.MockRouter, service: FakeEnrich, sleeps: list[float]
+) -> None:
+    # The connection drops while the service is still enriching Co3; it stores the lead
+    # later. Looked up at once, it would be reported as maybe charged.
+    service.script["Co3"] = [httpx.RemoteProtocolError("Server disconnected")]
+    service.store_before_failing.add("Co3")
+
+    def listing(request: httpx.Request) -> httpx.Response:
+        done = sum(sleeps) >= 95
+        stored = [r for r in service.stored if done or r["input"]["company"] != "Co3"]
+        return httpx.Response(200, json={"items": stored})
+
+    api.get("/leads").mock(side_effect=listing)
+    result = await call(client.leads.enrich_many(ROWS, progress=False))
+    assert (result.outcomes[3].status, result.outcomes[3].charged) == ("enriched", True)
+    assert 95 <= sum(sleeps) <= 100
+    assert sum(1 for lead in service.sent if lead["company"] == "Co3") == 1, "never re-sent"
+
+
+def test_a_stopped_run_looks_a_lost_answer_up_at_once() -> None:
+    plan = Plan(read_items(ROWS), Resume(), None, None)
+    plan.stop(LeadEnrichError("not started: the run was interrupted"))
+    dropped = APIConnectionError(
+        "dropped", request=httpx.Request("POST", "https://api.test"), request_sent=True
+    )
+    assert list(_settle_steps(plan, datetime.now(timezone.utc), dropped)) == []
+
+
+async def test_a_lost_answer_not_stored_is_reported_not_resent(
+    client: Any, service: FakeEnrich, sleeps: list[float]
+) -> None:
     service.script["Co3"] = [httpx.Response(502, text="<html>Bad Gateway</html>")]
     result = await call(client.leads.enrich_many(ROWS, progress=False))
+    assert sleeps == [], "the service answered: it is done, no need to wait before looking"
     assert result.outcomes[3].status == "failed"
     assert isinstance(result.outcomes[3].error, InternalServerError)
     assert "It was not sent again" in str(result.outcomes[3].error)

@@ -156,6 +156,11 @@ class Plan:
             items, self._pending = list(self._pending), deque()
         return [BulkOutcome(item.index, item.given, "skipped", error=reason) for item in items]
 
+    @property
+    def stopped(self) -> bool:
+        """Nothing more starts: Ctrl-C, a cancelled run or a refused account."""
+        return self._stop is not None
+
     def stop(self, reason: LeadEnrichError) -> None:
         """Start nothing more (Ctrl-C, a cancelled run, a refused account)."""
         with self._lock:

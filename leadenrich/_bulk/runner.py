@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from .. import _clock
 from .._config import LONG_RUNNING_READ_TIMEOUT
-from .._errors import InvalidRequestError, LeadEnrichError, RateLimitError
+from .._errors import APIConnectionError, InvalidRequestError, LeadEnrichError, RateLimitError
 from .._models import LeadIn, LeadOut
 from .._retry import UPSTREAM_FULL_BACKOFF
 from .._validate import integer, seconds
@@ -115,6 +115,30 @@ def _settle_delay(plan: Plan) -> float:
     return delay
 
 
+# How often a worker waiting for a lost answer's lead to be stored checks for a stop.
+_SETTLE_STEP = 1.0
+
+
+def _settle_steps(plan: Plan, sent: datetime, error: LeadEnrichError) -> Iterator[float]:
+    """Sleeps until the service must be done with a lead sent at `sent`, whose answer was lost.
+
+    A connection can drop while the service is still enriching (up to ~90 s); looked up
+    sooner, the lead is not stored yet and would be reported as maybe charged. An answer
+    that came (a 5xx, an unreadable 2xx) means the service is done: no wait. The wait
+    ends early when the run stops: the lookup then happens at once, and a rerun looks
+    again later.
+    """
+    if not isinstance(error, APIConnectionError):
+        return
+    remaining = (sent - datetime.now(timezone.utc)).total_seconds() + LONG_RUNNING_READ_TIMEOUT
+    if remaining > 0:
+        logger.info("an answer was lost; waiting up to %.0f s for the service to store the lead", remaining)
+    while remaining > 0 and not plan.stopped:
+        step = min(remaining, _SETTLE_STEP)
+        remaining -= step
+        yield step
+
+
 def _count(number: int, noun: str) -> str:
     return f"{number} {noun}{'' if number == 1 else 's'}"
 
@@ -136,7 +160,9 @@ def run(
     def lookup(wanted: dict[str, datetime], limit: int) -> dict[str, LeadOut]:
         return match_stored(wanted, islice(stored(), limit))
 
-    def found(item: Item, sent: datetime) -> LeadOut | None:
+    def found(item: Item, sent: datetime, error: LeadEnrichError) -> LeadOut | None:
+        for step in _settle_steps(plan, sent, error):
+            _clock.sleep(step)
         with contextlib.suppress(LeadEnrichError):  # not found, then: reported maybe_charged
             return lookup({item.key: sent}, _SCAN_IN_RUN).get(item.key)
         return None
@@ -157,7 +183,7 @@ def run(
                 _clock.sleep(_rate_limit_pause(exc))
                 continue
             except LeadEnrichError as exc:
-                return plan.failed(item, exc, found=found(item, sent) if is_ambiguous(exc) else None)
+                return plan.failed(item, exc, found=found(item, sent, exc) if is_ambiguous(exc) else None)
             return plan.succeeded(item, lead)
 
     try:
@@ -243,7 +269,9 @@ async def arun(
                 break
         return match_stored(wanted, leads)
 
-    async def found(item: Item, sent: datetime) -> LeadOut | None:
+    async def found(item: Item, sent: datetime, error: LeadEnrichError) -> LeadOut | None:
+        for step in _settle_steps(plan, sent, error):
+            await _clock.async_sleep(step)
         with contextlib.suppress(LeadEnrichError):  # not found, then: reported maybe_charged
             return (await lookup({item.key: sent}, _SCAN_IN_RUN)).get(item.key)
         return None
@@ -264,7 +292,9 @@ async def arun(
                 await _clock.async_sleep(_rate_limit_pause(exc))
                 continue
             except LeadEnrichError as exc:
-                return plan.failed(item, exc, found=await found(item, sent) if is_ambiguous(exc) else None)
+                return plan.failed(
+                    item, exc, found=await found(item, sent, exc) if is_ambiguous(exc) else None
+                )
             return plan.succeeded(item, lead)
 
     running: set[asyncio.Task[BulkOutcome]] = set()
