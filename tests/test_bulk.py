@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import threading
-from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
@@ -173,17 +172,22 @@ async def test_a_dropped_connection_is_looked_up_once_the_service_must_be_done(
     api.get("/leads").mock(side_effect=listing)
     result = await call(client.leads.enrich_many(ROWS, progress=False))
     assert (result.outcomes[3].status, result.outcomes[3].charged) == ("enriched", True)
-    assert 95 <= sum(sleeps) <= 100
+    # 100 s from the failure, in steps short enough for a Ctrl-C to end the wait promptly.
+    assert sleeps == [1.0] * 100
     assert sum(1 for lead in service.sent if lead["company"] == "Co3") == 1, "never re-sent"
 
 
-def test_a_stopped_run_looks_a_lost_answer_up_at_once() -> None:
-    plan = Plan(read_items(ROWS), Resume(), None, None)
-    plan.stop(LeadEnrichError("not started: the run was interrupted"))
+def test_a_stop_ends_the_wait_for_a_lost_answer() -> None:
+    items = read_items(ROWS)
+    plan = Plan(items, Resume(), None, None)
     dropped = APIConnectionError(
         "dropped", request=httpx.Request("POST", "https://api.test"), request_sent=True
     )
-    assert list(_settle_steps(plan, datetime.now(timezone.utc), dropped)) == []
+    steps = _settle_steps(plan, items[0], dropped)
+    assert next(steps) == 1.0
+    plan.stop(LeadEnrichError("not started: the run was interrupted"))
+    assert list(steps) == [], "the lookup happens at once, and a rerun looks again later"
+    assert list(_settle_steps(plan, items[0], dropped)) == []
 
 
 async def test_a_lost_answer_not_stored_is_reported_not_resent(
@@ -260,6 +264,25 @@ async def test_started_but_unfinished_leads_are_looked_up_before_resending(
     assert first.outcomes[0].lead is not None
     assert result.outcomes[0].lead.id == first.outcomes[0].lead.id
     assert [lead["company"] for lead in service.sent] == ["Co0", "Co1"]
+
+
+async def test_a_rerun_counts_its_wait_from_the_lost_answer_not_the_start(
+    client: Any, service: FakeEnrich, tmp_path: Path, sleeps: list[float]
+) -> None:
+    # Co0 started long ago but its request went out late (slots, 429s): the failure,
+    # written moments ago, is the latest it can have reached the service.
+    path = tmp_path / "run.jsonl"
+    await call(client.leads.enrich_many(ROWS[:1], checkpoint=path, progress=False))
+    lines = [json.loads(line) for line in path.read_text().splitlines()]
+    started = next(line for line in lines if line["event"] == "started")
+    lost = {**started, "event": "finished", "status": "failed", "maybe_charged": True}
+    path.write_text(
+        json.dumps({**started, "at": "2000-01-01T00:00:00+00:00"}) + "\n" + json.dumps(lost) + "\n"
+    )
+    result = await call(client.leads.enrich_many(ROWS[:1], checkpoint=path, progress=False))
+    assert len(sleeps) == 1
+    assert 95 < sleeps[0] <= 100
+    assert result.outcomes[0].resumed
 
 
 async def test_an_old_start_is_looked_up_at_once(

@@ -40,6 +40,13 @@ class Resume:
     """Keys of leads enriched earlier, with their record."""
     uncertain: dict[str, datetime] = field(default_factory=dict[str, datetime])
     """Keys of leads that started (at that time) but whose answer was lost."""
+    last_heard: datetime | None = None
+    """The newest entry about an uncertain lead. The request may have gone out well after
+    "started" (a slot, pacing and 429s come first), never after its failure was written."""
+
+
+def _later(known: datetime | None, seen: datetime) -> datetime:
+    return seen if known is None or seen > known else known
 
 
 class Checkpoint:
@@ -81,6 +88,7 @@ class Checkpoint:
             ) from None
         if event == "started":
             resume.uncertain[key] = datetime.fromisoformat(entry["at"])
+            resume.last_heard = _later(resume.last_heard, resume.uncertain[key])
         elif event == "finished":
             if entry.get("lead") is not None:
                 try:
@@ -90,6 +98,8 @@ class Checkpoint:
                 resume.uncertain.pop(key, None)
             elif not entry.get("maybe_charged"):
                 resume.uncertain.pop(key, None)
+            else:
+                resume.last_heard = _later(resume.last_heard, datetime.fromisoformat(entry["at"]))
 
     def started(self, key: str, index: int) -> None:
         self._write({"event": "started", "key": key, "index": index, "at": _now()})

@@ -62,6 +62,7 @@ class Plan:
         """Outcomes known before anything is sent: invalid input, and leads done earlier."""
         self.uncertain: dict[str, tuple[Item, datetime]] = {}
         """Leads an earlier run started but never heard back from: look them up first."""
+        self._last_heard = resume.last_heard
         self._pending: deque[Item] = deque()
         for item in items:
             if item.invalid is not None:
@@ -108,11 +109,15 @@ class Plan:
         return outcomes
 
     def settle_delay(self, settle: float) -> float:
-        """Seconds until every uncertain lead was sent at least `settle` seconds ago."""
-        if not self.uncertain:
+        """Seconds until every uncertain lead was sent at least `settle` seconds ago.
+
+        Counted from the checkpoint's newest entry about them, not from when they started:
+        the request of a lead may have gone out long after it started, never after its
+        lost answer was written down.
+        """
+        if not self.uncertain or self._last_heard is None:
             return 0.0
-        newest = max(since for _, since in self.uncertain.values())
-        return max(0.0, (newest - datetime.now(timezone.utc)).total_seconds() + settle)
+        return max(0.0, (self._last_heard - datetime.now(timezone.utc)).total_seconds() + settle)
 
     def next(self) -> Item | None:
         """The next lead to start, with a credit reserved for it; None when none may start."""

@@ -119,20 +119,24 @@ def _settle_delay(plan: Plan) -> float:
 _SETTLE_STEP = 1.0
 
 
-def _settle_steps(plan: Plan, sent: datetime, error: LeadEnrichError) -> Iterator[float]:
-    """Sleeps until the service must be done with a lead sent at `sent`, whose answer was lost.
+def _settle_steps(plan: Plan, item: Item, error: LeadEnrichError) -> Iterator[float]:
+    """Sleeps before looking up a lead whose connection broke after it was sent.
 
-    A connection can drop while the service is still enriching (up to ~90 s); looked up
-    sooner, the lead is not stored yet and would be reported as maybe charged. An answer
-    that came (a 5xx, an unreadable 2xx) means the service is done: no wait. The wait
-    ends early when the run stops: the lookup then happens at once, and a rerun looks
-    again later.
+    The service may still be enriching it (up to ~90 s) and stores it only when done:
+    looked up sooner, it would be reported as maybe charged. The wait counts from the
+    failure, the latest the request can have gone out. An answer that came (a 5xx, an
+    unreadable 2xx) means the service is done: no wait. A stopped run ends the wait: the
+    lookup then happens at once, and a rerun looks again later.
     """
-    if not isinstance(error, APIConnectionError):
+    if not isinstance(error, APIConnectionError) or plan.stopped:
         return
-    remaining = (sent - datetime.now(timezone.utc)).total_seconds() + LONG_RUNNING_READ_TIMEOUT
-    if remaining > 0:
-        logger.info("an answer was lost; waiting up to %.0f s for the service to store the lead", remaining)
+    logger.info(
+        "lead %d: the connection broke after it was sent; looking it up in %.0f s, once the "
+        "service must be done with it",
+        item.index,
+        LONG_RUNNING_READ_TIMEOUT,
+    )
+    remaining = LONG_RUNNING_READ_TIMEOUT
     while remaining > 0 and not plan.stopped:
         step = min(remaining, _SETTLE_STEP)
         remaining -= step
@@ -161,7 +165,7 @@ def run(
         return match_stored(wanted, islice(stored(), limit))
 
     def found(item: Item, sent: datetime, error: LeadEnrichError) -> LeadOut | None:
-        for step in _settle_steps(plan, sent, error):
+        for step in _settle_steps(plan, item, error):
             _clock.sleep(step)
         with contextlib.suppress(LeadEnrichError):  # not found, then: reported maybe_charged
             return lookup({item.key: sent}, _SCAN_IN_RUN).get(item.key)
@@ -270,7 +274,7 @@ async def arun(
         return match_stored(wanted, leads)
 
     async def found(item: Item, sent: datetime, error: LeadEnrichError) -> LeadOut | None:
-        for step in _settle_steps(plan, sent, error):
+        for step in _settle_steps(plan, item, error):
             await _clock.async_sleep(step)
         with contextlib.suppress(LeadEnrichError):  # not found, then: reported maybe_charged
             return (await lookup({item.key: sent}, _SCAN_IN_RUN)).get(item.key)
