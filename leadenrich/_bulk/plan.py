@@ -63,6 +63,7 @@ class Plan:
         self.uncertain: dict[str, tuple[Item, datetime]] = {}
         """Leads an earlier run started but never heard back from: look them up first."""
         self._last_heard = resume.last_heard
+        """The checkpoint's newest entry about each uncertain lead."""
         self._pending: deque[Item] = deque()
         for item in items:
             if item.invalid is not None:
@@ -109,15 +110,13 @@ class Plan:
         return outcomes
 
     def settle_delay(self, settle: float) -> float:
-        """Seconds until every uncertain lead was sent at least `settle` seconds ago.
-
-        Counted from the checkpoint's newest entry about them, not from when they started:
-        the request of a lead may have gone out long after it started, never after its
-        lost answer was written down.
-        """
-        if not self.uncertain or self._last_heard is None:
+        """Seconds until `settle` seconds have passed since the checkpoint last heard of
+        any uncertain lead: its start or, later, its lost answer. A request may go out long
+        after its lead started, never after its lost answer was written down."""
+        if not self.uncertain:
             return 0.0
-        return max(0.0, (self._last_heard - datetime.now(timezone.utc)).total_seconds() + settle)
+        newest = max(self._last_heard.get(key, since) for key, (_, since) in self.uncertain.items())
+        return max(0.0, (newest - datetime.now(timezone.utc)).total_seconds() + settle)
 
     def next(self) -> Item | None:
         """The next lead to start, with a credit reserved for it; None when none may start."""
