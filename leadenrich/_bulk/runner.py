@@ -331,11 +331,12 @@ async def arun(
                 yield outcome
     except asyncio.CancelledError:
         if running:
-            print(
-                f"leadenrich: finishing {_count(len(running), 'enrichment')} already started; "
-                "cancel again to abandon them",
-                file=sys.stderr,
-            )
+            with contextlib.suppress(OSError, ValueError):  # no stderr: still finish them
+                print(
+                    f"leadenrich: finishing {_count(len(running), 'enrichment')} already started; "
+                    "cancel again to abandon them",
+                    file=sys.stderr,
+                )
         raise
     finally:
         plan.stop(LeadEnrichError("not started: the run was stopped"))
