@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import re
 import sys
 from collections.abc import Callable, Generator
 from contextlib import contextmanager
@@ -15,7 +14,7 @@ from .._client import LeadEnrich
 from .._config import DEFAULT_MAX_RETRIES, DEFAULT_TIMEOUT
 from .._errors import InvalidRequestError, JobFailedError, LeadEnrichError
 from . import _output
-from ._errors import CLIError, ExitCode, shell_advice
+from ._errors import CLIError, ExitCode, options_for_keywords, shell_advice
 
 __all__ = [
     "connect",
@@ -83,9 +82,6 @@ def _person(args: argparse.Namespace) -> Person:
     )
 
 
-_PERSON_FIELD = re.compile(r"\b(linkedin_url|first_name|last_name|company_name|domain)\b")
-
-
 @contextmanager
 def _search_options() -> Generator[None, None, None]:
     # The SDK checks the combination before sending anything; its message names keyword
@@ -93,7 +89,7 @@ def _search_options() -> Generator[None, None, None]:
     try:
         yield
     except InvalidRequestError as exc:
-        raise CLIError(_PERSON_FIELD.sub(lambda m: "--" + m[1].replace("_", "-"), str(exc))) from None
+        raise CLIError(options_for_keywords(str(exc), list(Person.__annotations__))) from None
 
 
 def enrich(args: argparse.Namespace) -> int:

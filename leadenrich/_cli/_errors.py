@@ -17,6 +17,7 @@ __all__ = [
     "ExitCode",
     "classify",
     "one_line",
+    "options_for_keywords",
     "redact",
     "remember_secrets",
     "shell_advice",
@@ -67,33 +68,29 @@ class CLIError(Exception):
 
 
 # The SDK's advice speaks Python; on the command line the same advice names the options
-# and commands.
-_CLI_HINTS = (
+# and commands. Phrases first, then the keyword arguments left in them.
+_CLI_PHRASES = (
     ("the client sends the key", "leadenrich sends the key"),
-    (
-        "check the key given as api_key= or in LEADENRICH_API_KEY",
-        "check the key given with --api-key or in LEADENRICH_API_KEY",
-    ),
-    ("check that base_url (", "check that --base-url ("),
-    ("api_key contains", "the API key contains"),
-    ("base_url must start", "--base-url must start"),
-    ("base_url is not a valid URL", "--base-url is not a valid URL"),
-    ("no api_key", "no API key"),
-    ("or base_url given", "or base URL given"),
-    ("no base_url given", "no base URL given"),
-    ("api_key=... and base_url=... to the client", "--api-key KEY and --base-url URL"),
-    ("pass api_key=... to the client", "pass --api-key KEY"),
-    ("pass base_url=... to the client", "pass --base-url URL"),
+    ("check the key given as api_key=", "check the key given with --api-key"),
+    (" to the client", ""),
     ("among client.leads.iter() (newest first)", "in 'leadenrich leads list' (newest first)"),
     ("client.usage() shows", "'leadenrich usage' shows"),
 )
+_CONNECTION_KEYWORDS = ("api_key", "base_url")
+
+
+def options_for_keywords(message: str, keywords: Sequence[str]) -> str:
+    """`message` with the SDK keyword arguments named in it (`base_url`, `base_url=...`)
+    written as the options that set them (`--base-url`)."""
+    pattern = r"\b(" + "|".join(keywords) + r")\b(?:=(?:\.\.\.)?)?"
+    return re.sub(pattern, lambda m: "--" + m[1].replace("_", "-"), message)
 
 
 def shell_advice(message: str) -> str:
     """`message` with the SDK's Python advice put in command-line terms."""
-    for python, shell in _CLI_HINTS:
+    for python, shell in _CLI_PHRASES:
         message = message.replace(python, shell)
-    return message
+    return options_for_keywords(message, _CONNECTION_KEYWORDS)
 
 
 # Keys the user typed or exported, so that an error never echoes one, even one argparse
