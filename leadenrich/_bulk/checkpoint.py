@@ -40,9 +40,9 @@ class Resume:
     """Keys of leads enriched earlier, with their record."""
     uncertain: dict[str, datetime] = field(default_factory=dict[str, datetime])
     """Keys of leads that started (at that time) but whose answer was lost."""
-    last_heard: dict[str, datetime] = field(default_factory=dict[str, datetime])
-    """The newest entry about each uncertain lead. Its request may have gone out well after
-    "started" (a slot, pacing and 429s come first), never after its failure was written."""
+    lost: dict[str, datetime] = field(default_factory=dict[str, datetime])
+    """When an uncertain lead's lost answer was written down. Its request may have gone out
+    well after "started" (a slot, pacing and 429s come first), never after that."""
 
 
 class Checkpoint:
@@ -83,7 +83,7 @@ class Checkpoint:
                 "pass another path or remove the file"
             ) from None
         if event == "started":
-            resume.uncertain[key] = resume.last_heard[key] = datetime.fromisoformat(entry["at"])
+            resume.uncertain[key] = datetime.fromisoformat(entry["at"])
         elif event == "finished":
             if entry.get("lead") is not None:
                 try:
@@ -94,7 +94,7 @@ class Checkpoint:
             elif not entry.get("maybe_charged"):
                 resume.uncertain.pop(key, None)
             else:
-                resume.last_heard[key] = datetime.fromisoformat(entry["at"])
+                resume.lost[key] = datetime.fromisoformat(entry["at"])
 
     def started(self, key: str, index: int) -> None:
         self._write({"event": "started", "key": key, "index": index, "at": _now()})

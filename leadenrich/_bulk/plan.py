@@ -62,8 +62,7 @@ class Plan:
         """Outcomes known before anything is sent: invalid input, and leads done earlier."""
         self.uncertain: dict[str, tuple[Item, datetime]] = {}
         """Leads an earlier run started but never heard back from: look them up first."""
-        self._last_heard = resume.last_heard
-        """The checkpoint's newest entry about each uncertain lead."""
+        self._lost = resume.lost
         self._pending: deque[Item] = deque()
         for item in items:
             if item.invalid is not None:
@@ -115,7 +114,7 @@ class Plan:
         after its lead started, never after its lost answer was written down."""
         if not self.uncertain:
             return 0.0
-        newest = max(self._last_heard.get(key, since) for key, (_, since) in self.uncertain.items())
+        newest = max(max(since, self._lost.get(key, since)) for key, (_, since) in self.uncertain.items())
         return max(0.0, (newest - datetime.now(timezone.utc)).total_seconds() + settle)
 
     def next(self) -> Item | None:
