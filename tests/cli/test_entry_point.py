@@ -106,8 +106,9 @@ def test_ctrl_c_lets_the_leads_in_flight_finish(make_server: MakeServer, run: Ru
 
 
 def test_a_second_ctrl_c_abandons_them(make_server: MakeServer, run: Run, tmp_path: Path) -> None:
-    # Five leads, all in flight at once for 1.5 s: far longer than the second Ctrl-C takes.
-    server = make_server(enrichment_seconds=(150.0, 150.0), time_scale=0.01)
+    # Five leads, all in flight at once for 4 s: far longer than the second Ctrl-C takes,
+    # with the CLI's 0.5 s look for busy workers, even on a loaded machine (1.5 s was not).
+    server = make_server(enrichment_seconds=(400.0, 400.0), time_scale=0.01)
     process, out = start_enrich_file(server, tmp_path, 5)
     assert process.stderr is not None
     process.send_signal(signal.SIGINT)
