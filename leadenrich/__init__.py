@@ -17,6 +17,7 @@ if TYPE_CHECKING:
         AsyncLeadEnrich,
         LeadEnrich,
     )
+    from ._clock import ServiceClock
     from ._errors import (
         APIConnectionError,
         APIResponseValidationError,
@@ -107,6 +108,7 @@ _SOURCES: dict[str, str] = {
     "UsageOut": "._models",
     "ValidationErrorItem": "._models",
     "RateLimits": "._ratelimit",
+    "ServiceClock": "._clock",
 }
 
 
@@ -163,6 +165,7 @@ __all__ = [
     "QuotaExceededError",
     "RateLimitError",
     "RateLimits",
+    "ServiceClock",
     "TechStack",
     "UnprocessableEntityError",
     "UsageOut",

@@ -16,8 +16,8 @@ import tenacity
 from pydantic import ValidationError
 from typing_extensions import Self
 
-from . import _clock
-from ._config import ClientOptions, resolve_options, with_timeout
+from ._clock import ServiceClock
+from ._config import ClientOptions, resolve_clock, resolve_options, with_timeout
 from ._endpoints import Call
 from ._errors import (
     APIConnectionError,
@@ -28,7 +28,7 @@ from ._errors import (
     PollTimeoutError,
     status_error,
 )
-from ._polling import Deadline, JobDurations
+from ._polling import CutShort, Deadline, JobDurations
 from ._ratelimit import Pacer, RateLimits
 from ._retry import RetryPolicy, RetryRun
 from ._validate import describe, integer, seconds
@@ -38,6 +38,8 @@ __all__ = ["AsyncAPIClient", "SyncAPIClient"]
 T = TypeVar("T")
 
 logger = logging.getLogger("leadenrich")
+
+_LOOPBACK = frozenset({"127.0.0.1", "localhost", "::1"})
 
 # Failures that happen before a single byte of the request left this machine.
 _NOT_SENT = (httpx.ConnectError, httpx.ConnectTimeout, httpx.PoolTimeout, httpx.UnsupportedProtocol)
@@ -102,6 +104,7 @@ class _BaseClient:
 
     _options: ClientOptions
     _policy: RetryPolicy
+    _clock: ServiceClock
     _pacer: Pacer | None
     _owns_http: bool
     _durations: JobDurations
@@ -116,12 +119,22 @@ class _BaseClient:
         rate_limits: RateLimits | None,
         max_retry_after: float,
         upstream_full_retries: int,
+        clock: ServiceClock | None,
     ) -> None:
-        self._options = resolve_options(api_key, base_url, timeout, default_headers)
+        self._clock = clock = resolve_clock(clock)
+        self._options = resolve_options(api_key, base_url, timeout, default_headers, clock)
+        if clock.scale != 1.0 and httpx.URL(self._options.base_url).host not in _LOOPBACK:
+            # A scaled clock is for a fake server: against the service it would poll, pace
+            # and back off far too fast.
+            logger.warning(
+                "the client's clock runs at scale %g but base_url is not on this machine: "
+                "unset LEADENRICH_TIME_SCALE (or pass no clock) for the real service",
+                clock.scale,
+            )
         self._policy = _policy(max_retries, max_retry_after, upstream_full_retries)
         if rate_limits is not None and not isinstance(rate_limits, RateLimits):  # pyright: ignore[reportUnnecessaryIsInstance]
             raise TypeError(f"rate_limits must be a RateLimits or None, got {type(rate_limits).__name__}")
-        self._pacer = Pacer(rate_limits) if rate_limits is not None else None
+        self._pacer = Pacer(rate_limits, clock) if rate_limits is not None else None
         self._durations = JobDurations()
 
     @property
@@ -164,6 +177,16 @@ class _BaseClient:
         """
         return self._pacer.limits if self._pacer is not None else None
 
+    @property
+    def clock(self) -> ServiceClock:
+        """The service's clock: every wait the SDK makes counts in its seconds.
+
+        Examples:
+            >>> client.clock.scale  # doctest: +SKIP
+            1.0
+        """
+        return self._clock
+
     def with_options(
         self,
         *,
@@ -183,7 +206,7 @@ class _BaseClient:
         clone = object.__new__(type(self))
         clone.__dict__.update(self.__dict__)
         if timeout is not None:
-            clone._options = with_timeout(self._options, timeout)
+            clone._options = with_timeout(self._options, timeout, self._clock)
         clone._policy = _policy(
             self._policy.max_retries if max_retries is None else max_retries,
             self._policy.max_retry_after if max_retry_after is None else max_retry_after,
@@ -199,13 +222,20 @@ class _BaseClient:
     def __repr__(self) -> str:
         return f"{type(self).__name__}(base_url={self.base_url!r}, max_retries={self.max_retries})"
 
-    def _pace_delay(self, call: Call[Any]) -> float:
+    def _pace_delay(self, call: Call[Any], deadline: Deadline | None) -> float:
         if self._pacer is None or call.bucket is None:
             return 0.0
-        return self._pacer.reserve(call.bucket)
+        if deadline is None:
+            return self._pacer.reserve(call.bucket) or 0.0
+        delay = self._pacer.reserve(call.bucket, deadline.remaining())
+        if delay is None:
+            raise CutShort(
+                f"when the per-key budget allowed its next request only after the {deadline.timeout:g} s deadline"
+            )
+        return delay
 
-    def _new_run(self, call: Call[Any]) -> RetryRun:
-        return RetryRun(self._policy, call)
+    def _new_run(self, call: Call[Any], deadline: Deadline | None) -> RetryRun:
+        return RetryRun(self._policy, call, deadline)
 
 
 def _policy(max_retries: object, max_retry_after: object, upstream_full_retries: object) -> RetryPolicy:
@@ -228,17 +258,17 @@ class SyncAPIClient(_BaseClient):
 
     _http: httpx.Client
 
-    def _request(self, call: Call[T]) -> T:
+    def _request(self, call: Call[T], deadline: Deadline | None = None) -> T:
         if call.runs_enrichment:
-            with self._enrichment_slot(None):
-                return self._send(call)
-        return self._send(call)
+            with self._enrichment_slot(deadline):
+                return self._send(call, deadline)
+        return self._send(call, deadline)
 
-    def _send(self, call: Call[T]) -> T:
+    def _send(self, call: Call[T], deadline: Deadline | None) -> T:
         try:
-            return self._attempt(call)
+            return self._attempt(call, deadline)
         except (APIConnectionError, APIStatusError) as first:
-            return self._retry(call, first)
+            return self._retry(call, first, deadline)
 
     @contextmanager
     def _enrichment_slot(self, deadline: Deadline | None) -> Generator[None, None, None]:
@@ -253,29 +283,29 @@ class SyncAPIClient(_BaseClient):
         finally:
             slots.release()
 
-    def _attempt(self, call: Call[T]) -> T:
+    def _attempt(self, call: Call[T], deadline: Deadline | None) -> T:
         request = build_request(self._http, self._options, call)
-        delay = self._pace_delay(call)
-        if delay > 0:
-            _clock.sleep(delay)
+        if (delay := self._pace_delay(call, deadline)) > 0:
+            self._clock.sleep(delay)
         try:
             response = self._http.send(request)
         except httpx.RequestError as exc:
             raise connection_error(exc, request) from exc
         return process_response(call, response, self._options)
 
-    def _retry(self, call: Call[T], first: LeadEnrichError) -> T:
-        run = self._new_run(call)
+    def _retry(self, call: Call[T], first: LeadEnrichError, deadline: Deadline | None) -> T:
+        run = self._new_run(call, deadline)
         pending = [first]
 
         def attempt() -> T:
             run.attempts += 1
             if pending:
                 raise pending.pop()
-            return self._attempt(call)
+            return self._attempt(call, deadline)
 
-        retrying = tenacity.Retrying(sleep=lambda seconds: _clock.sleep(seconds), **run.tenacity_options())
-        return retrying(attempt)
+        retrying = tenacity.Retrying(sleep=self._clock.sleep, **run.tenacity_options())
+        with run.deadline_guard():
+            return retrying(attempt)
 
     def close(self) -> None:
         """Close the connection pool (unless it was passed in as `http_client`).
@@ -299,17 +329,17 @@ class AsyncAPIClient(_BaseClient):
 
     _http: httpx.AsyncClient
 
-    async def _request(self, call: Call[T]) -> T:
+    async def _request(self, call: Call[T], deadline: Deadline | None = None) -> T:
         if call.runs_enrichment:
-            async with self._enrichment_slot(None):
-                return await self._send(call)
-        return await self._send(call)
+            async with self._enrichment_slot(deadline):
+                return await self._send(call, deadline)
+        return await self._send(call, deadline)
 
-    async def _send(self, call: Call[T]) -> T:
+    async def _send(self, call: Call[T], deadline: Deadline | None) -> T:
         try:
-            return await self._attempt(call)
+            return await self._attempt(call, deadline)
         except (APIConnectionError, APIStatusError) as first:
-            return await self._retry(call, first)
+            return await self._retry(call, first, deadline)
 
     @asynccontextmanager
     async def _enrichment_slot(self, deadline: Deadline | None) -> AsyncGenerator[None, None]:
@@ -331,32 +361,29 @@ class AsyncAPIClient(_BaseClient):
         finally:
             slots.release()
 
-    async def _attempt(self, call: Call[T]) -> T:
+    async def _attempt(self, call: Call[T], deadline: Deadline | None) -> T:
         request = build_request(self._http, self._options, call)
-        delay = self._pace_delay(call)
-        if delay > 0:
-            await _clock.async_sleep(delay)
+        if (delay := self._pace_delay(call, deadline)) > 0:
+            await self._clock.asleep(delay)
         try:
             response = await self._http.send(request)
         except httpx.RequestError as exc:
             raise connection_error(exc, request) from exc
         return process_response(call, response, self._options)
 
-    async def _retry(self, call: Call[T], first: LeadEnrichError) -> T:
-        run = self._new_run(call)
+    async def _retry(self, call: Call[T], first: LeadEnrichError, deadline: Deadline | None) -> T:
+        run = self._new_run(call, deadline)
         pending = [first]
 
         async def attempt() -> T:
             run.attempts += 1
             if pending:
                 raise pending.pop()
-            return await self._attempt(call)
+            return await self._attempt(call, deadline)
 
-        async def sleep(seconds: float) -> None:
-            await _clock.async_sleep(seconds)
-
-        retrying = tenacity.AsyncRetrying(sleep=sleep, **run.tenacity_options())
-        return await retrying(attempt)
+        retrying = tenacity.AsyncRetrying(sleep=self._clock.asleep, **run.tenacity_options())
+        with run.deadline_guard():
+            return await retrying(attempt)
 
     async def aclose(self) -> None:
         """Close the connection pool (unless it was passed in as `http_client`).

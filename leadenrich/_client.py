@@ -8,6 +8,7 @@ import httpx
 
 from . import _endpoints
 from ._base_client import AsyncAPIClient, SyncAPIClient
+from ._clock import ServiceClock
 from ._config import (
     DEFAULT_MAX_RETRIES,
     DEFAULT_MAX_RETRY_AFTER,
@@ -44,6 +45,10 @@ class LeadEnrich(SyncAPIClient):
             at once instead of waited out.
         upstream_full_retries: Retries of the platform's `upstream_full` 429, counted
             apart from `max_retries` because it is transient load.
+        clock: The service's clock, which every wait of the SDK counts in (poll
+            intervals, back-offs, Retry-After, pacing windows, wait deadlines). The
+            default runs at the real service's speed; `FakeServer.client()` passes one
+            scaled like the fake server, so tests run as fast as the fake.
 
     Examples:
         >>> from leadenrich import LeadEnrich
@@ -73,6 +78,7 @@ class LeadEnrich(SyncAPIClient):
         rate_limits: RateLimits | None = _DEFAULT_RATE_LIMITS,
         max_retry_after: float = DEFAULT_MAX_RETRY_AFTER,
         upstream_full_retries: int = DEFAULT_UPSTREAM_FULL_RETRIES,
+        clock: ServiceClock | None = None,
     ) -> None:
         self._configure(
             api_key,
@@ -83,16 +89,17 @@ class LeadEnrich(SyncAPIClient):
             rate_limits,
             max_retry_after,
             upstream_full_retries,
+            clock,
         )
         self._owns_http = http_client is None
         self._http = http_client if http_client is not None else httpx.Client()
         self._bind_resources()
 
     def _bind_resources(self) -> None:
-        self.leads = Leads(self._request, self._enrichment_slot, self._durations)
-        self.jobs = Jobs(self._request)
+        self.leads = Leads(self._request, self._enrichment_slot, self._durations, self._clock)
+        self.jobs = Jobs(self._request, self._clock)
         self.email = Email(self._request)
-        self.mobile = Mobile(self._request)
+        self.mobile = Mobile(self._request, self._clock)
 
     def health(self) -> Health:
         """The liveness check; needs no key and spends nothing.
@@ -146,6 +153,7 @@ class AsyncLeadEnrich(AsyncAPIClient):
         rate_limits: RateLimits | None = _DEFAULT_RATE_LIMITS,
         max_retry_after: float = DEFAULT_MAX_RETRY_AFTER,
         upstream_full_retries: int = DEFAULT_UPSTREAM_FULL_RETRIES,
+        clock: ServiceClock | None = None,
     ) -> None:
         self._configure(
             api_key,
@@ -156,16 +164,17 @@ class AsyncLeadEnrich(AsyncAPIClient):
             rate_limits,
             max_retry_after,
             upstream_full_retries,
+            clock,
         )
         self._owns_http = http_client is None
         self._http = http_client if http_client is not None else httpx.AsyncClient()
         self._bind_resources()
 
     def _bind_resources(self) -> None:
-        self.leads = AsyncLeads(self._request, self._enrichment_slot, self._durations)
-        self.jobs = AsyncJobs(self._request)
+        self.leads = AsyncLeads(self._request, self._enrichment_slot, self._durations, self._clock)
+        self.jobs = AsyncJobs(self._request, self._clock)
         self.email = AsyncEmail(self._request)
-        self.mobile = AsyncMobile(self._request)
+        self.mobile = AsyncMobile(self._request, self._clock)
 
     async def health(self) -> Health:
         """The liveness check; needs no key and spends nothing.

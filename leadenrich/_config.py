@@ -10,11 +10,12 @@ from typing import cast
 
 import httpx
 
+from ._clock import ServiceClock
 from ._errors import LeadEnrichError
 from ._validate import seconds
 from ._version import __version__
 
-__all__ = ["DEFAULT_MAX_RETRIES", "DEFAULT_TIMEOUT", "ClientOptions", "resolve_options"]
+__all__ = ["DEFAULT_MAX_RETRIES", "DEFAULT_TIMEOUT", "ClientOptions", "resolve_clock", "resolve_options"]
 
 DEFAULT_TIMEOUT = httpx.Timeout(30.0, connect=5.0)
 """30 s to read an answer, 5 s to connect."""
@@ -22,7 +23,7 @@ DEFAULT_MAX_RETRIES = 2
 DEFAULT_MAX_RETRY_AFTER = 60.0
 DEFAULT_UPSTREAM_FULL_RETRIES = 20
 LONG_RUNNING_READ_TIMEOUT = 100.0
-"""Sync enrich and re-enrich hold the connection open up to ~90 s."""
+"""Service seconds: sync enrich and re-enrich hold the connection open up to ~90 s."""
 
 API_PREFIX = "/api/v1"
 USER_AGENT = f"leadenrich-python/{__version__}"
@@ -46,6 +47,7 @@ def resolve_options(
     base_url: str | None,
     timeout: float | httpx.Timeout,
     default_headers: Mapping[str, str] | None,
+    clock: ServiceClock,
 ) -> ClientOptions:
     key, raw_url = _setting(api_key, "api_key"), _setting(base_url, "base_url")
     if key is None or raw_url is None:
@@ -73,18 +75,39 @@ def resolve_options(
         api_key=key,
         base_url=url,
         timeout=_timeout(timeout),
-        long_timeout=_long(_timeout(timeout)),
+        long_timeout=_long(_timeout(timeout), clock),
         headers=headers,
         auth_headers={**headers, "Authorization": f"Bearer {key}"},
     )
 
 
-def with_timeout(options: ClientOptions, timeout: float | httpx.Timeout) -> ClientOptions:
+def with_timeout(
+    options: ClientOptions, timeout: float | httpx.Timeout, clock: ServiceClock
+) -> ClientOptions:
     value = _timeout(timeout)
-    return replace(options, timeout=value, long_timeout=_long(value))
+    return replace(options, timeout=value, long_timeout=_long(value, clock))
 
 
 _ENVIRONMENT = {"api_key": "LEADENRICH_API_KEY", "base_url": "LEADENRICH_BASE_URL"}
+_TIME_SCALE = "LEADENRICH_TIME_SCALE"
+
+
+def resolve_clock(clock: object) -> ServiceClock:
+    """The clock given, else one at `$LEADENRICH_TIME_SCALE` (set by `leadenrich fake-server`)."""
+    if clock is not None:
+        if not isinstance(clock, ServiceClock):
+            raise TypeError(f"clock must be a ServiceClock or None, got {type(clock).__name__}")
+        return clock
+    raw = os.environ.get(_TIME_SCALE, "").strip()
+    if not raw:
+        return ServiceClock()
+    try:
+        return ServiceClock(float(raw))
+    except (ValueError, LeadEnrichError):
+        raise LeadEnrichError(
+            f"{_TIME_SCALE} must be a number above 0 (the fake server's --time-scale), got {raw!r}; "
+            "unset it to talk to the real service"
+        ) from None
 
 
 def _setting(value: str | None, name: str) -> str | None:
@@ -139,10 +162,10 @@ def _timeout(value: object) -> httpx.Timeout:
     return httpx.Timeout(total, connect=min(total, DEFAULT_TIMEOUT.connect or 5.0))
 
 
-def _long(timeout: httpx.Timeout) -> httpx.Timeout:
+def _long(timeout: httpx.Timeout, clock: ServiceClock) -> httpx.Timeout:
+    # The service holds the answer up to ~90 of its seconds; the read timeout is real time.
+    long_read = clock.real_seconds(LONG_RUNNING_READ_TIMEOUT)
     read = timeout.read
-    if read is None or read >= LONG_RUNNING_READ_TIMEOUT:
+    if read is None or read >= long_read:
         return timeout
-    return httpx.Timeout(
-        connect=timeout.connect, read=LONG_RUNNING_READ_TIMEOUT, write=timeout.write, pool=timeout.pool
-    )
+    return httpx.Timeout(connect=timeout.connect, read=long_read, write=timeout.write, pool=timeout.pool)

@@ -2,10 +2,8 @@
 
 from __future__ import annotations
 
-import asyncio
 import inspect
 import json
-import time
 from collections.abc import AsyncIterable, Iterable
 from datetime import datetime, timedelta
 from pathlib import Path
@@ -96,52 +94,6 @@ USAGE = {
     "mobile_credits": {"purchased": 10, "used": 1, "balance": 9},
     "api_calls_this_month": {"total": 40, "this_key": 12},
 }
-
-
-class FakeClock:
-    """monotonic() that only moves when the SDK sleeps; records every sleep."""
-
-    def __init__(self) -> None:
-        self.now = 1000.0
-        self.sleeps: list[float] = []
-
-    def monotonic(self) -> float:
-        return self.now
-
-    def sleep(self, seconds: float) -> None:
-        self.sleeps.append(seconds)
-        self.now += seconds
-
-    async def async_sleep(self, seconds: float) -> None:
-        self.sleep(seconds)
-
-
-class ScaledClock:
-    """The SDK's clock running 1/scale times as fast as the wall clock, like a fake server
-    with `time_scale=scale`: a 2-second back-off lasts 2 * scale real seconds, and waits,
-    deadlines and pacing windows count the same API seconds as the server does.
-
-    Install with `clock.install(monkeypatch)`; HTTP timeouts stay in real seconds.
-    """
-
-    def __init__(self, scale: float) -> None:
-        self.scale = scale
-
-    def install(self, monkeypatch: Any) -> None:
-        from leadenrich import _clock
-
-        monkeypatch.setattr(_clock, "monotonic", self.monotonic)
-        monkeypatch.setattr(_clock, "sleep", self.sleep)
-        monkeypatch.setattr(_clock, "async_sleep", self.async_sleep)
-
-    def monotonic(self) -> float:
-        return time.monotonic() / self.scale
-
-    def sleep(self, seconds: float) -> None:
-        time.sleep(max(0.0, seconds) * self.scale)
-
-    async def async_sleep(self, seconds: float) -> None:
-        await asyncio.sleep(max(0.0, seconds) * self.scale)
 
 
 def age_checkpoint(path: Path, seconds: float = 300.0) -> None:

@@ -32,7 +32,6 @@ import pkgutil
 import re
 import subprocess
 import sys
-import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -42,7 +41,7 @@ import httpx
 import pytest
 
 import leadenrich
-from leadenrich import AsyncLeadEnrich, LeadEnrich, _clock
+from leadenrich import AsyncLeadEnrich, LeadEnrich
 from leadenrich.testing import FakeServer
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -135,14 +134,8 @@ def python_blocks(page: Path) -> Iterator[Block]:
 
 @pytest.fixture
 def scaled_waits(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Every wait of the SDK lasts TIME_SCALE of what it asks: the fake server's pace."""
-    sleep = time.sleep
-
-    async def async_sleep(seconds: float) -> None:
-        await asyncio.sleep(seconds * TIME_SCALE)
-
-    monkeypatch.setattr(_clock, "sleep", lambda seconds: sleep(seconds * TIME_SCALE))
-    monkeypatch.setattr(_clock, "async_sleep", async_sleep)
+    """Clients a page makes wait at the fake server's pace, as `leadenrich fake-server` sets up."""
+    monkeypatch.setenv("LEADENRICH_TIME_SCALE", str(TIME_SCALE))
 
 
 @pytest.fixture

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from .. import _endpoints
+from .._clock import ServiceClock
 from .._models import JobOut
 from .._polling import DEFAULT_JOB_TIMEOUT, Deadline, Waiter, async_wait, wait
 from ._protocols import AsyncSend, SyncSend
@@ -21,8 +22,9 @@ class Jobs:
         'done'
     """
 
-    def __init__(self, send: SyncSend) -> None:
+    def __init__(self, send: SyncSend, clock: ServiceClock) -> None:
         self._send = send
+        self._clock = clock
 
     def get(self, job_id: str) -> JobOut:
         """The current state of a job: `queued`, `running`, `done` (with `result`) or `failed`.
@@ -53,9 +55,11 @@ class Jobs:
             >>> job = client.jobs.wait(created.job_id, timeout=120)  # doctest: +SKIP
             >>> job.result.enrichment.opportunity_score if job.status == "done" else job.error  # doctest: +SKIP
         """
-        waiter = Waiter[JobOut](f"enrichment job {job_id}", Deadline(timeout), poll_interval, on_progress)
+        waiter = Waiter[JobOut](
+            f"enrichment job {job_id}", Deadline(timeout, self._clock), poll_interval, on_progress
+        )
         call = _endpoints.get_job(job_id)
-        return wait(lambda: self._send(call), waiter)
+        return wait(lambda deadline: self._send(call, deadline), waiter)
 
 
 class AsyncJobs:
@@ -65,8 +69,9 @@ class AsyncJobs:
         >>> job = await client.jobs.wait(created.job_id)  # doctest: +SKIP
     """
 
-    def __init__(self, send: AsyncSend) -> None:
+    def __init__(self, send: AsyncSend, clock: ServiceClock) -> None:
         self._send = send
+        self._clock = clock
 
     async def get(self, job_id: str) -> JobOut:
         """The current state of a job.
@@ -91,6 +96,8 @@ class AsyncJobs:
         Examples:
             >>> job = await client.jobs.wait(created.job_id)  # doctest: +SKIP
         """
-        waiter = Waiter[JobOut](f"enrichment job {job_id}", Deadline(timeout), poll_interval, on_progress)
+        waiter = Waiter[JobOut](
+            f"enrichment job {job_id}", Deadline(timeout, self._clock), poll_interval, on_progress
+        )
         call = _endpoints.get_job(job_id)
-        return await async_wait(lambda: self._send(call), waiter)
+        return await async_wait(lambda deadline: self._send(call, deadline), waiter)

@@ -6,12 +6,13 @@ import os
 from collections.abc import AsyncIterator, Callable, Iterable, Iterator
 from typing import Any
 
-from .. import _clock, _endpoints
+from .. import _endpoints
 from .._bulk.progress import ProgressOption
 from .._bulk.results import BulkOutcome, BulkResult
 from .._bulk.runner import Strategy, prepare
 from .._bulk.runner import arun as arun_bulk
 from .._bulk.runner import run as run_bulk
+from .._clock import ServiceClock
 from .._endpoints import LeadLike
 from .._models import EnrichJobCreated, JobOut, LeadDeleted, LeadIn, LeadOut, LeadPage
 from .._pagination import check_page_size, next_skip
@@ -30,10 +31,11 @@ class Leads:
         'Acme'
     """
 
-    def __init__(self, send: SyncSend, slot: SyncSlot, durations: JobDurations) -> None:
+    def __init__(self, send: SyncSend, slot: SyncSlot, durations: JobDurations, clock: ServiceClock) -> None:
         self._send = send
         self._slot = slot
         self._durations = durations
+        self._clock = clock
 
     def enrich(self, lead: LeadLike, *, callback_url: str | None = None) -> EnrichJobCreated:
         """Start an asynchronous enrichment; returns at once with a queued job.
@@ -88,18 +90,19 @@ class Leads:
             >>> lead.enrichment.tags  # doctest: +SKIP
             ['mid-market', 'manufacturing']
         """
-        waiter = Waiter[JobOut]("enrichment job", Deadline(timeout), poll_interval, on_progress)
+        waiter = Waiter[JobOut]("enrichment job", Deadline(timeout, self._clock), poll_interval, on_progress)
         call = _endpoints.enrich(lead)
         with self._slot(waiter.deadline):
-            created = self._send(call)
+            with waiter.sending():
+                created = self._send(call, waiter.deadline)
             # From here on a timeout carries the job: it goes on, and was paid for.
             waiter.created(
                 f"enrichment job {created.job_id}", JobOut(job_id=created.job_id, status=created.status)
             )
             waiter.stay_quiet(self._durations.quiet_period())
-            _clock.sleep(waiter.next_delay())
+            self._clock.sleep(waiter.next_delay())
             poll = _endpoints.get_job(created.job_id)
-            job = wait(lambda: self._send(poll), waiter)
+            job = wait(lambda deadline: self._send(poll, deadline), waiter)
         self._durations.record(job)
         return lead_of(job)
 
@@ -140,7 +143,7 @@ class Leads:
 
         else:
             enrich = self.enrich_sync
-        return run_bulk(run, enrich, lambda: self.iter(page_size=100))
+        return run_bulk(run, enrich, lambda: self.iter(page_size=100), self._clock)
 
     def enrich_many(
         self,
@@ -258,10 +261,13 @@ class AsyncLeads:
         >>> lead = await client.leads.enrich_sync({"company": "Acme", "domain": "acme.com"})  # doctest: +SKIP
     """
 
-    def __init__(self, send: AsyncSend, slot: AsyncSlot, durations: JobDurations) -> None:
+    def __init__(
+        self, send: AsyncSend, slot: AsyncSlot, durations: JobDurations, clock: ServiceClock
+    ) -> None:
         self._send = send
         self._slot = slot
         self._durations = durations
+        self._clock = clock
 
     async def enrich(self, lead: LeadLike, *, callback_url: str | None = None) -> EnrichJobCreated:
         """Start an asynchronous enrichment; see [`Leads.enrich`][leadenrich._resources.leads.Leads.enrich].
@@ -292,18 +298,19 @@ class AsyncLeads:
         Examples:
             >>> lead = await client.leads.enrich_and_wait({"company": "Acme", "domain": "acme.com"})  # doctest: +SKIP
         """
-        waiter = Waiter[JobOut]("enrichment job", Deadline(timeout), poll_interval, on_progress)
+        waiter = Waiter[JobOut]("enrichment job", Deadline(timeout, self._clock), poll_interval, on_progress)
         call = _endpoints.enrich(lead)
         async with self._slot(waiter.deadline):
-            created = await self._send(call)
+            with waiter.sending():
+                created = await self._send(call, waiter.deadline)
             # From here on a timeout carries the job: it goes on, and was paid for.
             waiter.created(
                 f"enrichment job {created.job_id}", JobOut(job_id=created.job_id, status=created.status)
             )
             waiter.stay_quiet(self._durations.quiet_period())
-            await _clock.async_sleep(waiter.next_delay())
+            await self._clock.asleep(waiter.next_delay())
             poll = _endpoints.get_job(created.job_id)
-            job = await async_wait(lambda: self._send(poll), waiter)
+            job = await async_wait(lambda deadline: self._send(poll, deadline), waiter)
         self._durations.record(job)
         return lead_of(job)
 
@@ -345,7 +352,7 @@ class AsyncLeads:
 
         else:
             enrich = self.enrich_sync
-        return arun_bulk(run, enrich, lambda: self.iter(page_size=100))
+        return arun_bulk(run, enrich, lambda: self.iter(page_size=100), self._clock)
 
     async def enrich_many(
         self,

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from .. import _clock, _endpoints
+from .. import _endpoints
+from .._clock import ServiceClock
 from .._models import MobileFindOut
 from .._polling import DEFAULT_LOOKUP_TIMEOUT, Deadline, Waiter, async_wait, wait
 from ._protocols import AsyncSend, SyncSend
@@ -20,8 +21,9 @@ class Mobile:
         'settled'
     """
 
-    def __init__(self, send: SyncSend) -> None:
+    def __init__(self, send: SyncSend, clock: ServiceClock) -> None:
         self._send = send
+        self._clock = clock
 
     def find(
         self,
@@ -78,7 +80,7 @@ class Mobile:
             >>> lookup = client.mobile.wait(pending.lookup_id)  # doctest: +SKIP
             >>> lookup.mobile if lookup.state == "settled" else "no number"  # doctest: +SKIP
         """
-        return self._wait(lookup_id, _waiter(lookup_id, timeout, poll_interval, on_progress))
+        return self._wait(lookup_id, _waiter(lookup_id, timeout, poll_interval, on_progress, self._clock))
 
     def find_and_wait(
         self,
@@ -99,24 +101,28 @@ class Mobile:
             >>> lookup.state  # doctest: +SKIP
             'settled'
         """
-        waiter = _waiter("", timeout, poll_interval, on_progress)
-        pending = self.find(
-            linkedin_url=linkedin_url,
-            first_name=first_name,
-            last_name=last_name,
-            company_name=company_name,
-            domain=domain,
-        )
+        waiter = _waiter("", timeout, poll_interval, on_progress, self._clock)
+        with waiter.sending():
+            pending = self._send(
+                _endpoints.find_mobile(
+                    linkedin_url=linkedin_url,
+                    first_name=first_name,
+                    last_name=last_name,
+                    company_name=company_name,
+                    domain=domain,
+                ),
+                waiter.deadline,
+            )
         waiter.what = f"mobile lookup {pending.lookup_id}"
         if waiter.observe(pending):
             return pending
         # The lookup was pending a moment ago: polling at once would only spend a request.
-        _clock.sleep(waiter.next_delay())
+        self._clock.sleep(waiter.next_delay())
         return self._wait(pending.lookup_id, waiter)
 
     def _wait(self, lookup_id: str, waiter: Waiter[MobileFindOut]) -> MobileFindOut:
         call = _endpoints.get_mobile(lookup_id)
-        return wait(lambda: self._send(call), waiter)
+        return wait(lambda deadline: self._send(call, deadline), waiter)
 
 
 def _waiter(
@@ -124,8 +130,10 @@ def _waiter(
     timeout: float,
     poll_interval: float | None,
     on_progress: Callable[[MobileFindOut], object] | None,
+    clock: ServiceClock,
 ) -> Waiter[MobileFindOut]:
-    return Waiter[MobileFindOut](f"mobile lookup {lookup_id}", Deadline(timeout), poll_interval, on_progress)
+    what = f"mobile lookup {lookup_id}" if lookup_id else "mobile lookup"
+    return Waiter[MobileFindOut](what, Deadline(timeout, clock), poll_interval, on_progress)
 
 
 class AsyncMobile:
@@ -135,8 +143,9 @@ class AsyncMobile:
         >>> lookup = await client.mobile.find_and_wait(linkedin_url="https://www.linkedin.com/in/ada")  # doctest: +SKIP
     """
 
-    def __init__(self, send: AsyncSend) -> None:
+    def __init__(self, send: AsyncSend, clock: ServiceClock) -> None:
         self._send = send
+        self._clock = clock
 
     async def find(
         self,
@@ -183,7 +192,9 @@ class AsyncMobile:
         Examples:
             >>> lookup = await client.mobile.wait(pending.lookup_id)  # doctest: +SKIP
         """
-        return await self._wait(lookup_id, _waiter(lookup_id, timeout, poll_interval, on_progress))
+        return await self._wait(
+            lookup_id, _waiter(lookup_id, timeout, poll_interval, on_progress, self._clock)
+        )
 
     async def find_and_wait(
         self,
@@ -202,20 +213,24 @@ class AsyncMobile:
         Examples:
             >>> lookup = await client.mobile.find_and_wait(linkedin_url="https://linkedin.com/in/ada")  # doctest: +SKIP
         """
-        waiter = _waiter("", timeout, poll_interval, on_progress)
-        pending = await self.find(
-            linkedin_url=linkedin_url,
-            first_name=first_name,
-            last_name=last_name,
-            company_name=company_name,
-            domain=domain,
-        )
+        waiter = _waiter("", timeout, poll_interval, on_progress, self._clock)
+        with waiter.sending():
+            pending = await self._send(
+                _endpoints.find_mobile(
+                    linkedin_url=linkedin_url,
+                    first_name=first_name,
+                    last_name=last_name,
+                    company_name=company_name,
+                    domain=domain,
+                ),
+                waiter.deadline,
+            )
         waiter.what = f"mobile lookup {pending.lookup_id}"
         if waiter.observe(pending):
             return pending
-        await _clock.async_sleep(waiter.next_delay())
+        await self._clock.asleep(waiter.next_delay())
         return await self._wait(pending.lookup_id, waiter)
 
     async def _wait(self, lookup_id: str, waiter: Waiter[MobileFindOut]) -> MobileFindOut:
         call = _endpoints.get_mobile(lookup_id)
-        return await async_wait(lambda: self._send(call), waiter)
+        return await async_wait(lambda deadline: self._send(call, deadline), waiter)

@@ -54,7 +54,8 @@ def _count(name: str, value: object, hint: str = "") -> None:
 
 def upstream_full(settings: FakeSettings) -> ApiError:
     """The 429 of a platform whose enrichment slots are all busy."""
-    wait = max(1, math.ceil(settings.real_seconds(settings.upstream_retry_after)))
+    # Retry-After speaks the service's seconds, as a client on this server's clock counts.
+    wait = max(1, math.ceil(settings.upstream_retry_after))
     slots = settings.max_concurrent_enrichments
     busy = (
         "the platform's only enrichment slot is busy"

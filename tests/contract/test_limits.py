@@ -29,7 +29,9 @@ async def test_the_per_key_limit_is_a_rate_limit_error(
     error = raised.value
     assert error.status_code == 429
     assert not error.upstream_full
-    assert error.retry_after in (1, 2, 3)
+    # The service's seconds until the 60-second window frees a place.
+    assert error.retry_after is not None
+    assert 50 <= error.retry_after <= 60
     assert error.detail == f"rate limit exceeded (3 req/min), retry in {error.retry_after:.0f} seconds"
     assert server.state.status_counts(server.api_key) == {200: 3, 429: 1}
 
@@ -59,7 +61,7 @@ async def test_a_full_platform_is_an_upstream_full_error(
     with pytest.raises(RateLimitError) as raised:
         await call(client.leads.enrich_sync({"company": "Acme", "domain": "acme.com"}))
     assert raised.value.upstream_full
-    assert raised.value.retry_after == 1
+    assert raised.value.retry_after == 2
     assert server.state.charges() == busy
 
 

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import threading
 
 import httpx
 import pytest
@@ -87,22 +86,23 @@ async def test_cancelling_an_async_wait_stops_its_polls(make_server: MakeServer)
         assert polls >= 2
 
 
-def test_upstream_full_is_waited_out_not_raised(
-    make_server: MakeServer, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    # Another account holds every platform slot for a moment; the client backs off (its
-    # sleeps shortened here) and gets through once a slot frees, charged once.
-    from leadenrich import LeadEnrich, _clock
+def test_upstream_full_is_waited_out_not_raised(make_server: MakeServer) -> None:
+    # Another account holds every platform slot for a moment; the client, on the server's
+    # clock, backs off and gets through once a slot frees, charged once.
+    from leadenrich import LeadEnrich
 
-    server = make_server(max_concurrent_enrichments=1, enrichment_seconds=(20.0, 20.0), time_scale=0.005)
-    monkeypatch.setattr(_clock, "sleep", lambda seconds: threading.Event().wait(0.02))
+    # The other enrichment holds the slot 1 s (real): the client's first try surely meets
+    # it, and its 20 back-offs of ~2 s (0.1 s each here) outlast it.
+    server = make_server(max_concurrent_enrichments=1, enrichment_seconds=(20.0, 20.0), time_scale=0.05)
     other = httpx.post(
         server.api_url + "/leads/enrich",
         json={"lead": {"company": "Other", "domain": "other.com"}},
         headers={"Authorization": f"Bearer {server.add_key()}"},
     )
     assert other.status_code == 202
-    with LeadEnrich(api_key=server.api_key, base_url=server.url, rate_limits=None) as client:
+    with LeadEnrich(
+        api_key=server.api_key, base_url=server.url, rate_limits=None, clock=server.clock
+    ) as client:
         lead = client.leads.enrich_sync({"company": "Acme", "domain": "acme.com"})
     statuses = server.state.status_counts(server.api_key)
     assert lead.input.company == "Acme"
