@@ -15,7 +15,7 @@ __all__ = ["aconnect", "async_client_for", "client_for", "connect"]
 
 
 def client_for(server: FakeServer, **options: Any) -> LeadEnrich:
-    """A LeadEnrich on `server` with its ready key, on its clock and paced to its limits.
+    """A LeadEnrich on `server` with its ready key (or `api_key=`), on its clock and paced to its limits.
 
     On the server's [`clock`][leadenrich.testing.FakeServer.clock], every wait of the
     client (polls, back-offs, pacing, deadlines) runs as fast as the server does.
@@ -24,7 +24,7 @@ def client_for(server: FakeServer, **options: Any) -> LeadEnrich:
         >>> with FakeServer() as server, client_for(server) as client:  # doctest: +SKIP
         ...     client.usage()
     """
-    return LeadEnrich(api_key=server.api_key, base_url=server.url, **_on_server_time(server, options))
+    return LeadEnrich(**_on_server(server, options))
 
 
 def async_client_for(server: FakeServer, **options: Any) -> AsyncLeadEnrich:
@@ -35,10 +35,12 @@ def async_client_for(server: FakeServer, **options: Any) -> AsyncLeadEnrich:
         ...     async with async_client_for(server) as client:
         ...         await client.usage()
     """
-    return AsyncLeadEnrich(api_key=server.api_key, base_url=server.url, **_on_server_time(server, options))
+    return AsyncLeadEnrich(**_on_server(server, options))
 
 
-def _on_server_time(server: FakeServer, options: dict[str, Any]) -> dict[str, Any]:
+def _on_server(server: FakeServer, options: dict[str, Any]) -> dict[str, Any]:
+    options.setdefault("api_key", server.api_key)  # another of its keys may be given
+    options.setdefault("base_url", server.url)
     clock = options.setdefault("clock", server.clock)
     # The server's window, in seconds of the client's clock (the spec's 60 on the server's).
     period = server.settings.rate_window / clock.scale

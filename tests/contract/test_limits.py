@@ -12,7 +12,7 @@ import pytest
 from leadenrich import LeadOut, RateLimitError
 from tests.helpers import call
 
-from .conftest import MakeClient, MakeServer
+from .conftest import PATIENT, MakeClient, MakeServer
 
 pytestmark = pytest.mark.anyio
 
@@ -74,7 +74,7 @@ async def test_many_enrichments_at_once_lose_nothing(
 
     def enrich(lead: dict[str, Any]) -> Any:
         if lead["company"].endswith(("0", "2", "4", "6", "8")):
-            return client.leads.enrich_and_wait(lead, poll_interval=0.01, timeout=20)
+            return client.leads.enrich_and_wait(lead, **PATIENT)
         return client.leads.enrich_sync(lead)
 
     if kind == "async":
