@@ -171,8 +171,13 @@ class RetryRun:
         except LeadEnrichError as exc:
             if self._cut_short is None or self.deadline is None:
                 raise
+            happened = (
+                f"the service answered {_reason(exc)}"
+                if isinstance(exc, APIStatusError)
+                else f"the request failed ({_reason(exc)})"
+            )
             raise CutShort(
-                f"when {_reason(exc)} called for a retry in {self._cut_short:.3g} s, past the "
+                f"when {happened} and a retry would have waited {self._cut_short:.3g} s, past the "
                 f"{self.deadline.timeout:g} s deadline"
             ) from exc
 
