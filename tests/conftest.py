@@ -1,4 +1,5 @@
-"""Fixtures shared by every test: the anyio backend and respx-mocked clients of both kinds."""
+"""Fixtures shared by every test: the anyio backend, fake servers, and respx-mocked clients
+of both kinds."""
 
 from __future__ import annotations
 
@@ -9,7 +10,8 @@ import pytest
 import respx
 
 from leadenrich import AsyncLeadEnrich, LeadEnrich
-from leadenrich.testing import ManualClock
+from leadenrich.testing import FakeServer, ManualClock
+from tests.helpers import QUICK, MakeServer
 
 BASE = "https://api.test"
 API = BASE + "/api/v1"
@@ -19,6 +21,27 @@ KEY = "le_live_test_secret_0123456789"
 @pytest.fixture(scope="session")
 def anyio_backend() -> str:
     return "asyncio"
+
+
+@pytest.fixture
+def make_server() -> Iterator[MakeServer]:
+    """Start FakeServers with QUICK timings and the given settings; stopped after the test."""
+    servers: list[FakeServer] = []
+
+    def make(**overrides: Any) -> FakeServer:
+        server = FakeServer(**{**QUICK, **overrides}).start()
+        servers.append(server)
+        return server
+
+    yield make
+    for server in servers:
+        server.stop()
+
+
+@pytest.fixture
+def server(make_server: MakeServer) -> FakeServer:
+    """A started FakeServer with QUICK timings and otherwise default settings."""
+    return make_server()
 
 
 @pytest.fixture

@@ -13,9 +13,9 @@ import pytest
 
 from leadenrich._cli._enrich_file import checkpoint_for
 from leadenrich.testing import FakeServer
-from tests.helpers import age_checkpoint
+from tests.helpers import MakeServer, age_checkpoint
 
-from .conftest import MakeServer, Run
+from .conftest import Run
 
 SCRIPT = str(Path(sys.executable).with_name("leadenrich"))
 

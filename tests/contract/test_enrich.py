@@ -18,9 +18,9 @@ from leadenrich import (
 )
 from leadenrich.testing import FakeServer
 from leadenrich.webhooks import parse_event
-from tests.helpers import call
+from tests.helpers import MakeServer, call
 
-from .conftest import PATIENT, Client, MakeClient, MakeServer
+from .conftest import PATIENT, Client, MakeClient
 
 pytestmark = pytest.mark.anyio
 

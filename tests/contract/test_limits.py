@@ -10,9 +10,9 @@ import httpx
 import pytest
 
 from leadenrich import LeadOut, RateLimitError
-from tests.helpers import call
+from tests.helpers import MakeServer, call
 
-from .conftest import PATIENT, MakeClient, MakeServer
+from .conftest import PATIENT, MakeClient
 
 pytestmark = pytest.mark.anyio
 

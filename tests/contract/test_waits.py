@@ -9,9 +9,9 @@ import pytest
 
 from leadenrich import AsyncLeadEnrich, JobOut, MobileFindOut, PollTimeoutError
 from leadenrich.testing import FakeServer
-from tests.helpers import call
+from tests.helpers import MakeServer, call
 
-from .conftest import PATIENT, Client, MakeClient, MakeServer
+from .conftest import PATIENT, Client, MakeClient
 
 pytestmark = pytest.mark.anyio
 

@@ -11,9 +11,7 @@ import pytest
 
 from leadenrich import JobOut, LeadOut
 from leadenrich.testing import FakeServer
-
-from .conftest import MakeServer
-from .support import api_client, assert_validation_error, lead, wait_job
+from tests.helpers import MakeServer, api_client, assert_validation_error, lead, wait_job
 
 
 def test_async_enrich_answers_202_queued_at_once(server: FakeServer, http: httpx.Client) -> None:

@@ -9,9 +9,7 @@ import httpx
 import pytest
 
 from leadenrich.testing import FakeServer
-
-from .conftest import MakeServer
-from .support import api_client, assert_validation_error, lead
+from tests.helpers import MakeServer, api_client, assert_validation_error, lead
 
 
 def _enrich(http: httpx.Client, domain: str, **fields: Any) -> dict[str, Any]:

@@ -9,9 +9,7 @@ import httpx
 import pytest
 
 from leadenrich.testing import FakeServer
-
-from .conftest import MakeServer
-from .support import api_client, lead, wait_job
+from tests.helpers import MakeServer, api_client, lead, wait_job
 
 # Enrichments that outlast any test (1000 API seconds): the server's stop cancels them.
 FOREVER = (1000.0, 1000.0)
