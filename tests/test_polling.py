@@ -274,6 +274,7 @@ async def test_cancelling_an_async_wait_stops_polling(api: respx.MockRouter) -> 
         with pytest.raises(asyncio.CancelledError):
             await task
         polls = route.call_count
+        # The subject: nothing happens after the cancel. Five poll intervals of quiet.
         await asyncio.sleep(0.05)
         assert route.call_count == polls, "polling went on after cancellation"
 
@@ -287,6 +288,7 @@ async def test_an_anyio_cancel_scope_stops_a_wait(api: respx.MockRouter) -> None
             await client.jobs.wait("j", poll_interval=0.01)
         assert scope.cancelled_caught
         polls = route.call_count
+        # The subject: nothing happens after the cancel. Five poll intervals of quiet.
         await anyio.sleep(0.05)
         assert route.call_count == polls
 

@@ -7,8 +7,8 @@ import asyncio
 import httpx
 import pytest
 
-from leadenrich import AsyncLeadEnrich, JobOut, MobileFindOut, PollTimeoutError
-from leadenrich.testing import FakeServer
+from leadenrich import JobOut, MobileFindOut, PollTimeoutError
+from leadenrich.testing import FakeServer, async_client_for
 from tests.helpers import MakeServer, call
 
 from .conftest import PATIENT, Client, MakeClient
@@ -77,14 +77,24 @@ async def test_on_progress_sees_the_job_move(client: Client) -> None:
 
 async def test_cancelling_an_async_wait_stops_its_polls(make_server: MakeServer) -> None:
     server = make_server(enrichment_seconds=(1000.0, 1000.0))
-    async with AsyncLeadEnrich(api_key=server.api_key, base_url=server.url) as client:
+    async with async_client_for(server) as client:
         created = await client.leads.enrich({"company": "Slow", "domain": "slow.com"})
-        task = asyncio.create_task(client.jobs.wait(created.job_id, poll_interval=0.005))
-        await asyncio.sleep(0.05)
+        polled: list[JobOut] = []
+        second_poll = asyncio.Event()
+
+        def seen(job: JobOut) -> None:
+            polled.append(job)
+            if len(polled) >= 2:
+                second_poll.set()
+
+        task = asyncio.create_task(client.jobs.wait(created.job_id, on_progress=seen))
+        await second_poll.wait()
         task.cancel()
         with pytest.raises(asyncio.CancelledError):
             await task
         polls = sum(1 for r in server.state.requests() if r.path.startswith("/api/v1/jobs/"))
+        # The subject: nothing happens after the cancel. Quiet for more than 5 s of the
+        # service (0.05 s here), where the wait polled every 1-5 s of it.
         await asyncio.sleep(0.05)
         assert sum(1 for r in server.state.requests() if r.path.startswith("/api/v1/jobs/")) == polls
         assert polls >= 2

@@ -45,7 +45,7 @@ def test_a_job_goes_queued_running_done(make_server: MakeServer) -> None:
                 seen.append(job["status"])
             if job["status"] in ("done", "failed"):
                 break
-            time.sleep(0.01)
+            time.sleep(0.01)  # the poll interval: every state the job passes through is seen
     assert seen == ["queued", "running", "done"]
     assert job["kind"] == "lead.enrich"
     assert job["error"] is None
