@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 from ._version import __version__
 
 if TYPE_CHECKING:
+    from ._bulk.preview import BulkPreview, PreviewRow
     from ._bulk.results import BulkOutcome, BulkResult
     from ._client import (
         AsyncLeadEnrich,
@@ -65,6 +66,8 @@ if TYPE_CHECKING:
 
 _SOURCES: dict[str, str] = {
     "BulkOutcome": "._bulk.results",
+    "BulkPreview": "._bulk.preview",
+    "PreviewRow": "._bulk.preview",
     "BulkResult": "._bulk.results",
     "AsyncLeadEnrich": "._client",
     "LeadEnrich": "._client",
@@ -132,6 +135,7 @@ __all__ = [
     "AsyncLeadEnrich",
     "AuthenticationError",
     "BulkOutcome",
+    "BulkPreview",
     "BulkResult",
     "BuyingCommitteeMember",
     "CompanyOverview",
@@ -160,6 +164,7 @@ __all__ = [
     "NotFoundError",
     "PermissionDeniedError",
     "PollTimeoutError",
+    "PreviewRow",
     "QuotaExceededError",
     "RateLimitError",
     "RateLimits",
