@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import html
 import os
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timezone
 from typing import Any, Literal
@@ -411,10 +411,9 @@ class StoredScan:
     `created_at` seen.
     """
 
-    def __init__(self, wanted: set[str], max_stored: int | None, on_page: Callable[[int], object]) -> None:
+    def __init__(self, wanted: set[str], max_stored: int | None) -> None:
         self._wanted = set(wanted)
         self._max = max_stored
-        self._on_page = on_page
         self._skip: int | None = 0
         self._size = _PAGE_SIZE
         self.found: dict[str, str] = {}
@@ -433,8 +432,9 @@ class StoredScan:
         self._size = size
         return list_leads(size, self._skip)
 
-    def take(self, page: LeadPage) -> None:
-        """Note one page: the emails it holds, and where the next page starts."""
+    def take(self, page: LeadPage) -> int:
+        """Note one page: the emails it holds, and where the next page starts; returns
+        how many stored leads were read so far."""
         for lead in page.items:
             email = lead.input.email
             if email is not None and email in self._wanted:
@@ -447,7 +447,7 @@ class StoredScan:
         if self._skip is not None:
             self._skip = next_skip(page, self._size, self._skip)
         self.complete = self._skip is None
-        self._on_page(self.read)
+        return self.read
 
 
 def _aware(moment: datetime) -> datetime:
@@ -492,8 +492,8 @@ class Draft:
         }
         return cls(rows, max_stored, wanted)
 
-    def scan(self, on_page: Callable[[int], object]) -> StoredScan:
-        return StoredScan(self.wanted, self.max_stored, on_page)
+    def scan(self) -> StoredScan:
+        return StoredScan(self.wanted, self.max_stored)
 
     def result(self, usage: UsageOut, scan: StoredScan) -> BulkPreview:
         """The preview, once the usage and the listing have been read."""

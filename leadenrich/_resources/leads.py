@@ -242,13 +242,15 @@ class Leads:
         """
         draft = Draft.read(leads, checkpoint, max_stored)
         usage = self._send(_endpoints.usage())
-        shown = scan_reporter(progress)
-        try:
-            scan = draft.scan(shown.update)
-            while (call := scan.next_call()) is not None:
-                scan.take(self._send(call))
-        finally:
-            shown.close()
+        scan = draft.scan()
+        if (call := scan.next_call()) is not None:
+            shown = scan_reporter(progress)
+            try:
+                while call is not None:
+                    shown.update(scan.take(self._send(call)))
+                    call = scan.next_call()
+            finally:
+                shown.close()
         return draft.result(usage, scan)
 
     def list(self, *, limit: int = 50, skip: int = 0) -> LeadPage:
@@ -463,13 +465,15 @@ class AsyncLeads:
         """
         draft = Draft.read(leads, checkpoint, max_stored)
         usage = await self._send(_endpoints.usage())
-        shown = scan_reporter(progress)
-        try:
-            scan = draft.scan(shown.update)
-            while (call := scan.next_call()) is not None:
-                scan.take(await self._send(call))
-        finally:
-            shown.close()
+        scan = draft.scan()
+        if (call := scan.next_call()) is not None:
+            shown = scan_reporter(progress)
+            try:
+                while call is not None:
+                    shown.update(scan.take(await self._send(call)))
+                    call = scan.next_call()
+            finally:
+                shown.close()
         return draft.result(usage, scan)
 
     async def list(self, *, limit: int = 50, skip: int = 0) -> LeadPage:
