@@ -117,3 +117,13 @@ def test_progress_of_the_reading(capsys: pytest.CaptureFixture[str]) -> None:
     err = capsys.readouterr().err
     assert "reading stored leads" in err
     assert "250" in err
+
+
+def test_how_far_back_when_nothing_was_read() -> None:
+    assert (
+        make(stored_read=0, stored_since=None, listing_complete=True).looked_back()
+        == "the account has no stored lead"
+    )
+    assert make(stored_read=0, stored_since=None).looked_back() == "no stored lead was read: max_stored is 0"
+    bare = BulkPreview([PreviewRow(0, lead(0), "new")], usage(10, 0))
+    assert bare.looked_back() == "no stored lead was read: no lead to enrich has an email"

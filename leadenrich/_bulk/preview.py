@@ -309,8 +309,14 @@ class BulkPreview:
             'read all 1200 stored leads, back to 2026-03-02'
         """
         if self.stored_read == 0:
-            return "no stored lead was read" + (
-                "" if self.listing_complete else " (no lead to enrich has an email)"
+            if self.listing_complete:
+                return "the account has no stored lead"
+            looked_for = any(
+                row.status in ("new", "stored") and isinstance(row.input, LeadIn) and row.input.email
+                for row in self.rows
+            )
+            return "no stored lead was read: " + (
+                "max_stored is 0" if looked_for else "no lead to enrich has an email"
             )
         since = f", back to {self.stored_since.date().isoformat()}" if self.stored_since else ""
         if self.listing_complete:
