@@ -18,7 +18,7 @@ from leadenrich.testing import FakeServer, client_for
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description="How long a preview takes to read the stored leads.")
     parser.add_argument("--stored", type=int, default=2000)
     parser.add_argument("--rows", type=int, default=2000)
     parser.add_argument("--time-scale", type=float, default=0.005)
