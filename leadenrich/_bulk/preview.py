@@ -489,8 +489,10 @@ class Draft:
                 rows.append(PreviewRow(item.index, item.lead, "duplicate", duplicate_of=first[key]))
                 continue
             first[key] = item.index
-            status: PreviewStatus = "checkpoint" if key in done else "new"
-            rows.append(PreviewRow(item.index, item.lead, status, sent_before=key in sent))
+            if key in done:
+                rows.append(PreviewRow(item.index, item.lead, "checkpoint"))
+            else:
+                rows.append(PreviewRow(item.index, item.lead, "new", sent_before=key in sent))
         wanted = {
             row.input.email
             for row in rows
