@@ -251,9 +251,8 @@ def _preview(commands: _Commands) -> None:
     command.add_argument(
         "--max-stored",
         type=_count,
-        default=10_000,
         metavar="N",
-        help="read at most N of the account's stored leads to find known emails (default: %(default)s)",
+        help="read at most N of the account's stored leads to find known emails (default: 10000)",
     )
     _json_option(command)
     command.set_defaults(command="preview")

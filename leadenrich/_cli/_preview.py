@@ -6,7 +6,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from .._bulk.preview import BulkPreview
+from .._bulk.preview import DEFAULT_MAX_STORED, BulkPreview
 from ._commands import connect
 from ._enrich_file import LeadRows, read_leads
 from ._errors import ExitCode
@@ -25,7 +25,7 @@ def preview(args: argparse.Namespace) -> int:
         result = client.leads.preview_many(
             leads.rows,
             checkpoint=args.checkpoint,
-            max_stored=args.max_stored,
+            max_stored=DEFAULT_MAX_STORED if args.max_stored is None else args.max_stored,
             progress=sys.stderr.isatty(),
         )
     if args.json:

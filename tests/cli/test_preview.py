@@ -122,3 +122,20 @@ def test_enrich_file_max_credits_auto_stops_at_what_is_left(
     assert [row["status"] for row in read_csv(out)] == ["enriched", "enriched", "skipped", "skipped"]
     assert 402 not in server.state.status_counts(key)
     assert run("enrich-file", write(tmp_path, text), "-o", str(out), "--max-credits", "all").code == 2
+
+
+def test_max_stored_bounds_the_reading(run: Run, tmp_path: Path) -> None:
+    assert (
+        run(
+            "enrich", "--company", "Old", "--domain", "old.com", "--email", "peter@initech.com", "--sync"
+        ).code
+        == 0
+    )
+    result = run("preview", write(tmp_path, LEADS), "--max-stored", "0", "--json")
+    totals = result.json()["totals"]
+    # Not read, the stored email is not known: its row is counted as charged.
+    assert (totals["stored_read"], totals["stored"], totals["credits_at_most"]) == (0, 0, 3)
+    assert (
+        "stored leads  no stored lead was read: max_stored is 0"
+        in run("preview", write(tmp_path, LEADS), "--max-stored", "0").out
+    )
