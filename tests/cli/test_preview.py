@@ -136,6 +136,6 @@ def test_max_stored_bounds_the_reading(run: Run, tmp_path: Path) -> None:
     # Not read, the stored email is not known: its row is counted as charged.
     assert (totals["stored_read"], totals["stored"], totals["credits_at_most"]) == (0, 0, 3)
     assert (
-        "stored leads  no stored lead was read: max_stored is 0"
+        "no stored lead was read: max_stored is 0"
         in run("preview", write(tmp_path, LEADS), "--max-stored", "0").out
     )
