@@ -271,3 +271,22 @@ async def test_rows_repeating_an_earlier_email_are_counted_as_charged(
     result = await call(client.leads.enrich_many(rows, concurrency=1, progress=False))
     # Sent one after the other, the second comes back deduped: the bound is not reached.
     assert result.credits_spent == server.state.charged("enrichment") == 1 <= preview.credits_at_most
+
+
+@pytest.mark.parametrize(("rule", "charged"), [("ignore_case", 0), ("exact", 1)])
+async def test_an_email_differing_in_case_is_counted_as_charged_whatever_the_service_does(
+    make_server: MakeServer, make_client: MakeClient, rule: str, charged: int
+) -> None:
+    server = make_server(dedupe_emails=rule)
+    client = make_client(server)
+    await call(
+        client.leads.enrich_sync({"company": "Kim Old", "domain": "old.com", "email": "kim@known.com"})
+    )
+    rows = [{"company": "Known", "domain": "known.com", "email": "Kim@Known.com"}]
+    preview = await call(client.leads.preview_many(rows, progress=False))
+    assert (preview.rows[0].status, preview.credits_at_most) == ("new", 1)
+    books = server.state.charged("enrichment")
+    result = await call(client.leads.enrich_many(rows, progress=False))
+    # The bound holds under either reading of the spec, and is reached under the strict one.
+    assert result.credits_spent == server.state.charged("enrichment") - books == charged
+    assert result.credits_spent <= preview.credits_at_most
