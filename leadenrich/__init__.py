@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 from ._version import __version__
 
 if TYPE_CHECKING:
+    from ._bulk.preview import BulkPreview, PreviewRow
     from ._bulk.results import BulkOutcome, BulkResult
     from ._client import (
         AsyncLeadEnrich,
@@ -66,6 +67,8 @@ if TYPE_CHECKING:
 
 _SOURCES: dict[str, str] = {
     "BulkOutcome": "._bulk.results",
+    "BulkPreview": "._bulk.preview",
+    "PreviewRow": "._bulk.preview",
     "BulkResult": "._bulk.results",
     "AsyncLeadEnrich": "._client",
     "LeadEnrich": "._client",
@@ -134,6 +137,7 @@ __all__ = [
     "AsyncLeadEnrich",
     "AuthenticationError",
     "BulkOutcome",
+    "BulkPreview",
     "BulkResult",
     "BuyingCommitteeMember",
     "CompanyOverview",
@@ -162,6 +166,7 @@ __all__ = [
     "NotFoundError",
     "PermissionDeniedError",
     "PollTimeoutError",
+    "PreviewRow",
     "QuotaExceededError",
     "RateLimitError",
     "RateLimits",

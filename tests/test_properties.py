@@ -173,6 +173,8 @@ ENDPOINTS: dict[str, Callable[[Any], Any]] = {
     "delete": lambda c: c.leads.delete("ld_1"),
     "re_enrich": lambda c: c.leads.re_enrich("ld_1"),
     "enrich_many": lambda c: c.leads.enrich_many([LEAD, {**LEAD, "company": "Other"}], progress=False),
+    "enrich_many_auto": lambda c: c.leads.enrich_many([LEAD], max_credits="auto", progress=False),
+    "preview_many": lambda c: c.leads.preview_many([LEAD, {**LEAD, "email": "ada@acme.com"}], progress=False),
     "job": lambda c: c.jobs.get("job_1"),
     "wait": lambda c: c.jobs.wait("job_1", timeout=30),
     "email": lambda c: c.email.find(**PERSON),
@@ -365,6 +367,10 @@ KINDS: dict[str, tuple[st.SearchStrategy[Any], Check]] = {
         lambda v: v is None or isinstance(v, bool) or callable(v),
     ),
     "strategy": (st.sampled_from(["sync", "async", "fast", ""]), lambda v: v in ("sync", "async")),
+    "max_credits": (
+        st.integers(-3, 5) | st.sampled_from(["auto", "all", "AUTO"]),
+        lambda v: v is None or v == "auto" or _is_int(v),
+    ),
     "checkpoint": (
         st.sampled_from(["run.jsonl", "garbage.jsonl", "a-directory", "deep/er/run.jsonl"]).map(
             lambda n: str(SCRATCH / n)
@@ -398,7 +404,7 @@ WAIT_PARAMS = {"timeout": "float", "poll_interval": "opt_float", "on_progress": 
 BULK_PARAMS = {
     "leads": "leads",
     "concurrency": "int",
-    "max_credits": "opt_int",
+    "max_credits": "max_credits",
     "checkpoint": "checkpoint",
     "progress": "progress",
     "poll_interval": "opt_float",
@@ -418,6 +424,12 @@ METHODS: dict[str, dict[str, str]] = {
     "leads.enrich_and_wait": {"lead": "lead", **WAIT_PARAMS},
     "leads.enrich_many": BULK_PARAMS,
     "leads.enrich_iter": BULK_PARAMS,
+    "leads.preview_many": {
+        "leads": "leads",
+        "checkpoint": "checkpoint",
+        "max_stored": "opt_int",
+        "progress": "progress",
+    },
     "leads.list": {"limit": "int", "skip": "int"},
     "leads.iter": {"page_size": "int"},
     "leads.get": {"lead_id": "id"},
@@ -478,7 +490,7 @@ def call_method(client: Any, name: str, kwargs: dict[str, Any]) -> Any:
     positional = [kwargs.pop(p) for p in ("lead", "leads", "lead_id", "job_id", "lookup_id") if p in kwargs]
     if name in ("leads.enrich", "leads.enrich_sync", "leads.enrich_and_wait") and not positional:
         positional = [LEAD]
-    if name in ("leads.enrich_many", "leads.enrich_iter") and not positional:
+    if name in ("leads.enrich_many", "leads.enrich_iter", "leads.preview_many") and not positional:
         positional = [[LEAD]]
     if (
         name.endswith((".get", ".delete", ".re_enrich", ".wait"))

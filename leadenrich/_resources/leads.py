@@ -3,15 +3,18 @@
 from __future__ import annotations
 
 import os
-from collections.abc import AsyncIterator, Callable, Iterable, Iterator
-from typing import Any
+from collections.abc import AsyncGenerator, AsyncIterator, Awaitable, Callable, Iterable, Iterator
+from functools import partial
+from typing import Any, cast
 
 from .. import _endpoints
+from .._bulk.preview import DEFAULT_MAX_STORED, BulkPreview, Draft, MaxCredits, credits_left, wants_auto
 from .._bulk.progress import ProgressOption
 from .._bulk.results import BulkOutcome, BulkResult
-from .._bulk.runner import Strategy, prepare
+from .._bulk.runner import Run, Strategy, prepare
 from .._bulk.runner import arun as arun_bulk
 from .._bulk.runner import run as run_bulk
+from .._bulk.scan_progress import ScanProgress, scan_reporter
 from .._clock import ServiceClock
 from .._endpoints import LeadLike
 from .._models import EnrichJobCreated, JobOut, LeadDeleted, LeadIn, LeadOut, LeadPage
@@ -111,7 +114,7 @@ class Leads:
         leads: Iterable[LeadLike] | Any,
         *,
         concurrency: int = 5,
-        max_credits: int | None = None,
+        max_credits: MaxCredits = None,
         checkpoint: str | os.PathLike[str] | None = None,
         progress: ProgressOption = None,
         poll_interval: float | None = None,
@@ -127,15 +130,22 @@ class Leads:
             >>> for outcome in client.leads.enrich_iter(rows, checkpoint="run.jsonl"):  # doctest: +SKIP
             ...     print(outcome.index, outcome.status)
         """
-        run = prepare(
+        plan = partial(
+            prepare,
             leads,
             concurrency=concurrency,
-            max_credits=max_credits,
             checkpoint=checkpoint,
             progress=progress,
             strategy=strategy,
             poll_interval=poll_interval,
         )
+        if wants_auto(max_credits):
+            # Everything is checked before usage() is asked, so bad input sends nothing.
+            plan(max_credits=None)
+            limit = credits_left(self._send(_endpoints.usage()))
+        else:
+            limit = max_credits
+        run = plan(max_credits=limit)
         if strategy == "async":
 
             def enrich(lead: LeadIn) -> LeadOut:
@@ -150,7 +160,7 @@ class Leads:
         leads: Iterable[LeadLike] | Any,
         *,
         concurrency: int = 5,
-        max_credits: int | None = None,
+        max_credits: MaxCredits = None,
         checkpoint: str | os.PathLike[str] | None = None,
         progress: ProgressOption = None,
         poll_interval: float | None = None,
@@ -168,7 +178,10 @@ class Leads:
             concurrency: Leads in flight at once. The platform runs 5 enrichments at a
                 time, so more than 5 only queues (see `RateLimits.concurrent_enrichments`).
             max_credits: Start no new enrichment once this many credits could be spent;
-                the leads left are reported as `skipped`.
+                the leads left are reported as `skipped`. `"auto"` reads what the account
+                has left from `usage()` before the run starts and stops there, so a run
+                never ends in a wall of 402s ([`preview_many`][leadenrich._resources.leads.Leads.preview_many]
+                tells beforehand how many leads that covers).
             checkpoint: A JSONL file. Each finished lead is appended as it completes, and
                 a rerun with the same file skips the leads already enriched, so a crash
                 or Ctrl-C loses nothing that was paid for.
@@ -199,6 +212,49 @@ class Leads:
                 )
             )
         )
+
+    def preview_many(
+        self,
+        leads: Iterable[LeadLike] | Any,
+        *,
+        checkpoint: str | os.PathLike[str] | None = None,
+        max_stored: int | None = DEFAULT_MAX_STORED,
+        progress: ScanProgress = None,
+    ) -> BulkPreview:
+        """What [`enrich_many`][leadenrich._resources.leads.Leads.enrich_many] would charge for
+        these leads, and whether the account can pay; nothing is charged.
+
+        Reads the rows exactly as `enrich_many` does (the same validation and messages),
+        the checkpoint, `usage()`, and the account's stored leads page by page (paced like
+        every call, within the per-key budget) to find the rows whose email the service
+        already has. It sends no enrichment.
+
+        Args:
+            leads: What `enrich_many` takes: LeadIn objects, dicts, or a DataFrame.
+            checkpoint: The checkpoint the run will use: its finished rows cost nothing.
+            max_stored: Read at most this many stored leads (None: all of them). Reading
+                stops sooner once every email to look for was found.
+            progress: None shows a bar (tqdm) while the stored leads are read when
+                interactive; True always, False never; or a callable that receives the
+                number of stored leads read so far after each page.
+
+        Examples:
+            >>> preview = client.leads.preview_many(rows, checkpoint="run.jsonl")  # doctest: +SKIP
+            >>> preview.credits_at_most, preview.credits_left, preview.verdict  # doctest: +SKIP
+            (115, 885, 'enough')
+        """
+        draft = Draft.read(leads, checkpoint, max_stored)
+        usage = self._send(_endpoints.usage())
+        scan = draft.scan()
+        if (call := scan.next_call()) is not None:
+            shown = scan_reporter(progress)
+            try:
+                while call is not None:
+                    shown.update(scan.take(self._send(call)))
+                    call = scan.next_call()
+            finally:
+                shown.close()
+        return draft.result(usage, scan)
 
     def list(self, *, limit: int = 50, skip: int = 0) -> LeadPage:
         """One page of stored leads: `limit` is the page size, not a total.
@@ -319,7 +375,7 @@ class AsyncLeads:
         leads: Iterable[LeadLike] | Any,
         *,
         concurrency: int = 5,
-        max_credits: int | None = None,
+        max_credits: MaxCredits = None,
         checkpoint: str | os.PathLike[str] | None = None,
         progress: ProgressOption = None,
         poll_interval: float | None = None,
@@ -336,10 +392,10 @@ class AsyncLeads:
             >>> async for outcome in client.leads.enrich_iter(rows):  # doctest: +SKIP
             ...     print(outcome.index, outcome.status)
         """
-        run = prepare(
+        plan = partial(
+            prepare,
             leads,
             concurrency=concurrency,
-            max_credits=max_credits,
             checkpoint=checkpoint,
             progress=progress,
             strategy=strategy,
@@ -352,14 +408,32 @@ class AsyncLeads:
 
         else:
             enrich = self.enrich_sync
+        if wants_auto(max_credits):
+            # Everything is checked now, before usage() is asked, so bad input sends nothing.
+            plan(max_credits=None)
+            return self._auto_run(plan, enrich)
+        run = plan(max_credits=max_credits)
         return arun_bulk(run, enrich, lambda: self.iter(page_size=100), self._clock)
+
+    async def _auto_run(
+        self, plan: Callable[..., Run], enrich: Callable[[LeadIn], Awaitable[LeadOut]]
+    ) -> AsyncIterator[BulkOutcome]:
+        run = plan(max_credits=credits_left(await self._send(_endpoints.usage())))
+        outcomes = arun_bulk(run, enrich, lambda: self.iter(page_size=100), self._clock)
+        try:
+            async for outcome in outcomes:
+                yield outcome
+        finally:
+            # The runner is an async generator: end it here (its leads in flight finish and
+            # reach the checkpoint), not whenever it is collected.
+            await cast("AsyncGenerator[BulkOutcome, None]", outcomes).aclose()
 
     async def enrich_many(
         self,
         leads: Iterable[LeadLike] | Any,
         *,
         concurrency: int = 5,
-        max_credits: int | None = None,
+        max_credits: MaxCredits = None,
         checkpoint: str | os.PathLike[str] | None = None,
         progress: ProgressOption = None,
         poll_interval: float | None = None,
@@ -382,6 +456,32 @@ class AsyncLeads:
             strategy=strategy,
         )
         return BulkResult([outcome async for outcome in outcomes])
+
+    async def preview_many(
+        self,
+        leads: Iterable[LeadLike] | Any,
+        *,
+        checkpoint: str | os.PathLike[str] | None = None,
+        max_stored: int | None = DEFAULT_MAX_STORED,
+        progress: ScanProgress = None,
+    ) -> BulkPreview:
+        """What `enrich_many` would charge; see [`Leads.preview_many`][leadenrich._resources.leads.Leads.preview_many].
+
+        Examples:
+            >>> preview = await client.leads.preview_many(rows, checkpoint="run.jsonl")  # doctest: +SKIP
+        """
+        draft = Draft.read(leads, checkpoint, max_stored)
+        usage = await self._send(_endpoints.usage())
+        scan = draft.scan()
+        if (call := scan.next_call()) is not None:
+            shown = scan_reporter(progress)
+            try:
+                while call is not None:
+                    shown.update(scan.take(await self._send(call)))
+                    call = scan.next_call()
+            finally:
+                shown.close()
+        return draft.result(usage, scan)
 
     async def list(self, *, limit: int = 50, skip: int = 0) -> LeadPage:
         """One page of stored leads: `limit` is the page size, not a total.

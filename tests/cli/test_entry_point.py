@@ -79,7 +79,8 @@ def start_enrich_file(
     """
     out = tmp_path / "out.csv"
     process = subprocess.Popen(
-        [SCRIPT, "enrich-file", str(leads_file(tmp_path, count)), "-o", str(out)],
+        # No estimate first: the first line on stderr is then the SDK's notice of a Ctrl-C.
+        [SCRIPT, "enrich-file", str(leads_file(tmp_path, count)), "-o", str(out), "--no-estimate"],
         env=environment(server),
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
