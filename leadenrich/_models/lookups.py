@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Final
+from typing import ClassVar, Final
 
 from pydantic import Field, model_validator
 
@@ -75,6 +75,14 @@ class EmailFindOut(ResponseModel):
         'ada.lovelace@acme.com'
     """
 
+    __repr_fields__: ClassVar[tuple[str, ...] | None] = (
+        "state",
+        "email",
+        "email_status",
+        "email_score",
+        "message",
+    )
+
     state: str = Field(description="`found` on a hit, `not_found` on a miss (no credit charged on a miss).")
     email: str | None = Field(default=None, description="The work email, on a hit.")
     email_status: str | None = Field(
@@ -104,6 +112,8 @@ class MobileFindOut(ResponseModel):
         >>> lookup.mobile if lookup.state == "settled" else None  # doctest: +SKIP
         '+14155550123'
     """
+
+    __repr_fields__: ClassVar[tuple[str, ...] | None] = ("lookup_id", "state", "mobile", "contact")
 
     lookup_id: str = Field(description="Poll it with `mobile.get` or `mobile.wait`.")
     state: str = Field(
