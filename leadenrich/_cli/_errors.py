@@ -54,7 +54,11 @@ EXIT_CODES: tuple[tuple[ExitCode, str], ...] = (
     (ExitCode.NOT_FOUND, "not found (404): no such lead, job or lookup on this account"),
     (ExitCode.CONNECTION, "the service could not be reached, or did not answer in time"),
     (ExitCode.JOB, "an enrichment job failed, or --wait gave up (--wait-timeout)"),
-    (ExitCode.INTERRUPTED, "interrupted (Ctrl-C)"),
+    (
+        ExitCode.INTERRUPTED,
+        "interrupted (Ctrl-C), fake-server included; fake-server stopped by SIGTERM (a service "
+        "manager's stop) exits 0",
+    ),
 )
 
 

@@ -36,6 +36,28 @@ def test_the_script_reads_the_environment(server: FakeServer) -> None:
     assert done.stderr == ""
 
 
+def test_a_shell_pipeline_captures_the_job_id_and_follows_it(server: FakeServer) -> None:
+    pipeline = (
+        'J=$("$LEADENRICH" enrich --company Acme --domain acme.com) && '
+        '"$LEADENRICH" jobs get "$J" --wait --poll-interval 0.01 --json'
+    )
+    done = subprocess.run(
+        ["/bin/sh", "-c", pipeline],
+        env={**environment(server), "LEADENRICH": SCRIPT},
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 0, done.stderr
+    (job,) = server.state.jobs()
+    followed = json.loads(done.stdout)
+    assert followed["job_id"] == job.job_id
+    assert followed["status"] == "done"
+    assert followed["result"]["input"]["company"] == "Acme"
+    # The hint went to stderr, where the person running the pipeline sees it.
+    assert done.stderr == f"follow it with: leadenrich jobs get {job.job_id} --wait\n"
+
+
 def test_the_script_fails_with_one_line(server: FakeServer) -> None:
     done = subprocess.run(
         [SCRIPT, "leads", "get", "ld_missing"],
