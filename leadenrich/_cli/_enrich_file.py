@@ -17,7 +17,7 @@ from typing import Any, Literal, NoReturn, TextIO
 
 from .._bulk.checkpoint import Checkpoint
 from .._bulk.inputs import read_items
-from .._bulk.results import BulkOutcome, BulkResult
+from .._bulk.results import BulkOutcome, BulkResult, Status
 from .._errors import (
     APIStatusError,
     AuthenticationError,
@@ -169,7 +169,7 @@ def finished_so_far(leads: LeadRows, checkpoint: Path) -> BulkResult:
                 index=item.index, input=item.given, status="skipped", error=LeadEnrichError(_NOT_FINISHED)
             )
         else:
-            status = "deduped" if lead.deduped else "enriched"
+            status: Status = "deduped" if lead.deduped else "enriched"
             outcome = BulkOutcome(index=item.index, input=item.given, status=status, lead=lead, resumed=True)
         outcomes.append(outcome)
     return BulkResult(outcomes)
