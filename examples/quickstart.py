@@ -47,7 +47,9 @@ def main() -> None:
             enriched = client.leads.enrich_sync(lead)
             show(enriched)
             usage = client.usage()
-            print(f"credits used this month: {usage.monthly_leads.used} of {usage.monthly_leads.effective_limit}")
+            print(
+                f"credits used this month: {usage.monthly_leads.used} of {usage.monthly_leads.effective_limit}"
+            )
     except LeadEnrichError as exc:
         # One line, not a traceback: a key without LEADENRICH_BASE_URL lands here, for one.
         raise SystemExit(f"quickstart: {exc}") from None
