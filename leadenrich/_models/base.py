@@ -1,7 +1,5 @@
 """Base classes shared by every model: strict requests, lenient responses."""
 
-from __future__ import annotations
-
 from collections.abc import Iterator
 from typing import Any, ClassVar
 

@@ -1,7 +1,5 @@
 """Asynchronous enrichment jobs and their completion callback."""
 
-from __future__ import annotations
-
 from datetime import datetime
 from typing import Any, ClassVar, Final
 

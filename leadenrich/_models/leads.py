@@ -1,7 +1,5 @@
 """Leads: what is sent for enrichment, what comes back, and the listing."""
 
-from __future__ import annotations
-
 from collections.abc import Iterator
 from datetime import datetime
 from typing import Any, ClassVar, cast

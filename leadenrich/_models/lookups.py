@@ -1,7 +1,5 @@
 """Work-email discovery and mobile-number lookup."""
 
-from __future__ import annotations
-
 from datetime import datetime
 from typing import ClassVar, Final
 
@@ -30,7 +28,7 @@ class _PersonQuery(RequestModel):
     domain: str | None = Field(default=None, description="The company's bare domain, such as `acme.com`.")
 
     @model_validator(mode="after")
-    def _valid_combination(self) -> _PersonQuery:
+    def _valid_combination(self) -> "_PersonQuery":
         by_profile = bool(self.linkedin_url)
         by_name = bool(self.first_name and self.last_name and (self.company_name or self.domain))
         others = [n for n in ("first_name", "last_name", "company_name", "domain") if getattr(self, n)]
