@@ -38,7 +38,8 @@ def brief(value: object, limit: int = REPR_VALUE_LIMIT) -> object:
     if len(text) <= limit:
         return value
     if isinstance(value, str):
-        return Shown(repr(value[: max(1, limit - 4)])[:-1] + "…'")
+        cut = repr(value[: max(1, limit - 4)])
+        return Shown(f"{cut[:-1]}…{cut[-1]}")  # the closing quote repr chose, ' or "
     if isinstance(value, BaseException):
         name = type(value).__name__
         return Shown(f"{name}({brief(str(value), limit - len(name) - 2)!r})")

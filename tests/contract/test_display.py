@@ -12,6 +12,7 @@ import pytest
 
 from leadenrich import (
     BulkResult,
+    CompanyOverview,
     EmailFindOut,
     JobFailedError,
     JobOut,
@@ -19,6 +20,7 @@ from leadenrich import (
     LeadOut,
     LeadPage,
     MobileFindOut,
+    TechStack,
 )
 from leadenrich.testing import FakeServer
 from tests.helpers import call
@@ -177,3 +179,15 @@ def _minimal_enrichment() -> dict[str, Any]:
         "engagement_playbook": {},
         "opportunity_score": 50,
     }
+
+
+def test_long_values_are_cut_and_say_so() -> None:
+    summary = "Acme's robots " * 40
+    overview = CompanyOverview(summary=summary, industry="Robotics")
+    text = assert_readable(overview, "industry='Robotics'", "summary=\"Acme's robots ")
+    assert text.endswith('…")')
+    assert overview.summary == summary  # cut in the repr only
+    stack = TechStack(cloud=[f"Cloud {n}" for n in range(40)])
+    assert_readable(stack, "cloud=['Cloud 0', 'Cloud 1'", "more]")
+    page = LeadPage.model_validate({"items": [], "total": 0})
+    assert repr(page) == "LeadPage(items=[], total=0)"
