@@ -179,7 +179,8 @@ class BulkResult:
     def __repr__(self) -> str:
         # Counts only: every outcome is in `outcomes`, and a table in to_pandas().
         counts = ", ".join(f"{name}={getattr(self, name)}" for name in _COUNTS)
-        return f"BulkResult(outcomes=<{len(self.outcomes)} outcomes>, {counts})"
+        count = len(self.outcomes)
+        return f"BulkResult(outcomes=<{count} outcome{'' if count == 1 else 's'}>, {counts})"
 
     def _repr_html_(self) -> str:
         """What Jupyter shows: the counts, the credits spent, and the first outcomes."""
