@@ -70,8 +70,7 @@ class _LeadEcho(LeadIn):
     def _bare_domain(cls, value: str) -> str:
         return value
 
-    @classmethod
-    def __repr_name__(cls) -> str:
+    def __repr_name__(self) -> str:
         return "LeadIn"
 
 
@@ -303,7 +302,8 @@ class LeadPage(ResponseModel):
     def __repr_args__(self) -> Iterator[tuple[str | None, Any]]:
         # How many leads and the first ids, not every lead whole.
         ids = ", ".join(lead.id for lead in self.items[:3]) + (", …" if len(self.items) > 3 else "")
-        yield "items", Shown(f"<{len(self.items)} leads: {ids}>" if self.items else "[]")
+        count = len(self.items)
+        yield "items", Shown(f"<{count} lead{'' if count == 1 else 's'}: {ids}>" if count else "[]")
         for key, value in (self.model_extra or {}).items():
             yield key, brief(value)
 
