@@ -6,10 +6,11 @@ import json
 import threading
 import warnings
 from typing import Annotated, Any, Literal, cast
+from urllib.parse import parse_qs
 
 from fastapi import APIRouter, Depends, FastAPI, Path, Query, Request, Response
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import JSONResponse
+from fastapi.responses import JSONResponse, PlainTextResponse
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from pydantic import BaseModel
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
@@ -31,7 +32,9 @@ from .._models.leads import EnrichRequest
 from ._faults import FaultPlan, applies, faults_enabled, serve_with_faults
 from ._records import ApiError, Caller
 from ._runtime import Runtime
+from ._settings import FakeSettings, ListShape
 from ._state import FakeState
+from ._unknown_fields import known_fields_only
 
 __all__ = ["build_app"]
 
@@ -72,25 +75,38 @@ _NOT_FOUND: dict[int | str, dict[str, Any]] = {404: _error("Not found, or not ow
 
 
 _RUNTIME = "leadenrich.runtime"
+_CALLER = "leadenrich.caller"
+_API = "/api/v1/"
+_PUBLIC = frozenset({"/api/v1/health"})
+_ENRICH = "/api/v1/leads/enrich"
 
 
 def _runtime(request: Request) -> Runtime:
     return cast("Runtime", request.scope[_RUNTIME])
 
 
-def _bucket(request: Request) -> Literal["sync", "async"]:
-    # Async job creation has its own bucket; everything else, an unknown mode included,
+def _mode(raw: str, settings: FakeSettings) -> Literal["sync", "async"] | None:
+    """The mode an enrich request runs in; None when `unknown_mode` rejects it."""
+    if raw in ("sync", "async"):
+        return raw
+    return None if settings.unknown_mode == "reject" else settings.unknown_mode
+
+
+def _bucket(method: str, path: str, query: bytes, settings: FakeSettings) -> Literal["sync", "async"]:
+    # Async job creation has its own bucket; everything else, a rejected mode included,
     # counts against the sync one.
-    if request.method == "POST" and request.url.path.endswith("/leads/enrich"):
-        return "async" if request.query_params.get("mode", "async") == "async" else "sync"
+    if method == "POST" and path == _ENRICH:
+        raw = parse_qs(query.decode("latin-1")).get("mode", ["async"])[-1]
+        return "async" if _mode(raw, settings) == "async" else "sync"
     return "sync"
 
 
 async def _authenticate(
     request: Request, credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(_bearer)]
 ) -> Caller:
-    token = credentials.credentials if credentials is not None else None
-    return _runtime(request).state.authenticate(token, _bucket(request))
+    # The server authenticated the request before the app parsed anything (see
+    # _ServerApp._serve_api); `credentials` is here for the OpenAPI document.
+    return cast("Caller", request.scope[_CALLER])
 
 
 Authenticated = Annotated[Caller, Depends(_authenticate)]
@@ -108,9 +124,15 @@ router = APIRouter(prefix="/api/v1")
 
 
 @router.get("/health", response_model=Health, tags=["health"])
-async def health() -> Response:
+async def health(request: Request) -> Response:
     """Liveness: no key needed, nothing counted or charged."""
-    return _json(Health.model_validate({"status": "ok", "version": API_VERSION}), exclude_none=True)
+    shape = _runtime(request).state.settings.health_body
+    if shape == "text":
+        return PlainTextResponse("OK")
+    if shape == "empty":
+        return Response(status_code=204)
+    version = API_VERSION if shape == "status_version" else None
+    return _json(Health.model_validate({"status": "ok", "version": version}), exclude_none=True)
 
 
 @router.post(
@@ -131,18 +153,23 @@ async def enrich(
     body: EnrichRequest,
     caller: Authenticated,
     mode: Annotated[
-        Literal["sync", "async"], Query(description="`async` (default) queues a job; `sync` blocks")
+        str,
+        Query(
+            description="`async` (default) queues a job; `sync` blocks",
+            json_schema_extra={"enum": ["sync", "async"]},
+        ),
     ] = "async",
 ) -> Response:
     """Enrich one lead, as a job (async, 202) or inline (sync, 200)."""
     runtime = _runtime(request)
-    if mode == "sync":
-        outcome = runtime.state.admit_sync(caller, body.lead)
-        lead = outcome if isinstance(outcome, LeadOut) else await runtime.run_blocking(outcome)
-        return _json(lead)
-    job, run = runtime.state.create_job(caller, body.lead, body.callback_url)
-    if run is not None:
-        runtime.spawn(runtime.run_job(run, body.callback_url))
+    run_as = _mode(mode, runtime.state.settings)
+    if run_as is None:
+        raise _invalid(("query", "mode"), "Input should be 'sync' or 'async'", "literal_error", mode)
+    if run_as == "sync":
+        return _json(await runtime.enrich_sync(caller, body.lead))
+    job, plan = runtime.state.create_job(caller, body.lead, body.callback_url)
+    if plan is not None:
+        runtime.spawn(runtime.run_job(job.job_id, caller, body.lead, plan, body.callback_url))
     elif body.callback_url is not None:
         runtime.spawn(runtime.deliver(job, body.callback_url))
     return _json(EnrichJobCreated(job_id=job.job_id, status="queued"), 202)
@@ -158,13 +185,17 @@ async def get_job(request: Request, job_id: str, caller: Authenticated) -> Respo
 async def list_leads(
     request: Request,
     caller: Authenticated,
-    limit: Annotated[int, Query(ge=1, le=500, description="Page size, 1 to 500")] = 50,
-    skip: Annotated[int, Query(ge=0, description="Leads to skip")] = 0,
+    limit: Annotated[
+        int, Query(description="Page size, 1 to 500", json_schema_extra={"minimum": 1, "maximum": 500})
+    ] = 50,
+    skip: Annotated[int, Query(description="Leads to skip", json_schema_extra={"minimum": 0})] = 0,
 ) -> Response:
-    """The account's leads, newest first: `{items, total, limit, skip}`."""
+    """The account's leads, newest first by default: `{items, total, limit, skip}` by
+    default (the settings `list_order`, `list_shape` and `list_limit_bounds` change that)."""
+    settings = _runtime(request).state.settings
+    limit, skip = _page_bounds(settings, limit, skip)
     items, total = _runtime(request).state.page(caller, limit, skip)
-    page = LeadPage.model_validate({"items": items, "total": total, "limit": limit, "skip": skip})
-    return _json(page)
+    return _listing(request, settings.list_shape, items, total, limit, skip)
 
 
 @router.get("/leads/{lead_id}", response_model=LeadOut, tags=["leads"], responses={**_COMMON, **_NOT_FOUND})
@@ -177,8 +208,17 @@ async def get_lead(request: Request, lead_id: str, caller: Authenticated) -> Res
     "/leads/{lead_id}", response_model=LeadDeleted, tags=["leads"], responses={**_COMMON, **_NOT_FOUND}
 )
 async def delete_lead(request: Request, lead_id: str, caller: Authenticated) -> Response:
-    """Delete a stored lead: `{id, deleted: true}`."""
-    _runtime(request).state.delete_lead(caller, lead_id)
+    """Delete a stored lead: `{id, deleted: true}` by default (see `delete_body`)."""
+    state = _runtime(request).state
+    lead = state.lead(caller, lead_id)
+    state.delete_lead(caller, lead_id)
+    shape = state.settings.delete_body
+    if shape == "lead":
+        return _json(lead)
+    if shape == "message":
+        return JSONResponse({"message": "lead deleted"})
+    if shape == "empty":
+        return Response(status_code=204)
     return _json(LeadDeleted(id=lead_id, deleted=True), exclude_none=True)
 
 
@@ -254,8 +294,65 @@ async def _receive_callback(
 
 
 async def _on_api_error(request: Request, exc: Exception) -> Response:
-    error = cast("ApiError", exc)
+    return _error_response(cast("ApiError", exc))
+
+
+def _error_response(error: ApiError) -> Response:
+    if error.plain:
+        return PlainTextResponse(error.detail, status_code=error.status_code, headers=error.headers)
     return JSONResponse({"detail": error.detail}, status_code=error.status_code, headers=error.headers)
+
+
+def _invalid(loc: tuple[str, ...], msg: str, kind: str, value: object) -> RequestValidationError:
+    """A 422 in the shape FastAPI gives one, for a check made in the endpoint."""
+    return RequestValidationError([{"loc": loc, "msg": msg, "type": kind, "input": value}])
+
+
+def _page_bounds(settings: FakeSettings, limit: int, skip: int) -> tuple[int, int]:
+    top = settings.list_max_limit
+    if settings.list_limit_bounds == "clamp":
+        return min(max(limit, 1), top), max(skip, 0)
+    if limit < 1:
+        raise _invalid(
+            ("query", "limit"), "Input should be greater than or equal to 1", "greater_than_equal", limit
+        )
+    if limit > top:
+        raise _invalid(
+            ("query", "limit"), f"Input should be less than or equal to {top}", "less_than_equal", limit
+        )
+    if skip < 0:
+        raise _invalid(
+            ("query", "skip"), "Input should be greater than or equal to 0", "greater_than_equal", skip
+        )
+    return limit, skip
+
+
+def _listing(
+    request: Request, shape: ListShape, items: list[LeadOut], total: int, limit: int, skip: int
+) -> Response:
+    if shape == "items":
+        return _json(LeadPage.model_validate({"items": items, "total": total, "limit": limit, "skip": skip}))
+    leads = [lead.model_dump(mode="json") for lead in items]
+    body: Any
+    if shape == "bare":
+        body = leads
+    elif shape == "leads":
+        body = {"leads": leads, "count": total}
+    elif shape == "data":
+        body = {"data": leads, "has_more": skip + len(items) < total}
+    else:
+
+        def at(offset: int) -> str:
+            return str(request.url.include_query_params(limit=limit, skip=offset))
+
+        more = skip + len(items) < total
+        body = {
+            "results": leads,
+            "count": total,
+            "next": at(skip + len(items)) if more else None,
+            "previous": at(max(0, skip - limit)) if skip > 0 else None,
+        }
+    return JSONResponse(body)
 
 
 async def _on_validation_error(request: Request, exc: Exception) -> Response:
@@ -308,15 +405,35 @@ class _ServerApp:
         state.record_serving(1)
         try:
             if self.faults is not None and applies(path):
-                await serve_with_faults(self.app, self.faults, state, scope, receive, send, recording, token)
+                await serve_with_faults(self._api, self.faults, state, scope, receive, send, recording, token)
             else:
-                await self.app(scope, receive, recording(send))
+                await self._api(scope, receive, recording(send))
         except Exception:
             if not recorded:
                 state.record_request(token, method, path, 500)
             raise
         finally:
             state.record_serving(-1)
+
+    async def _api(self, scope: Scope, receive: Receive, send: Send) -> None:
+        """The spec's order: the key (401), the plan (403) and the key's rate (429)
+        before anything of the request is parsed, so a request without a valid key gets
+        401 whatever its body, path or method. Then, under `unknown_fields="ignore"`, the
+        body loses the fields the spec does not list."""
+        method, path = cast("str", scope["method"]), cast("str", scope["path"])
+        if path.startswith(_API) and path not in _PUBLIC:
+            state = self.runtime.state
+            query = cast("bytes", scope.get("query_string", b""))
+            try:
+                scope[_CALLER] = state.authenticate(
+                    _token(scope), _bucket(method, path, query, state.settings)
+                )
+            except ApiError as error:
+                await _error_response(error)(scope, receive, send)
+                return
+            if state.settings.unknown_fields == "ignore":
+                receive = await known_fields_only(path, receive)
+        await self.app(scope, receive, send)
 
     async def _lifespan(self, receive: Receive, send: Send) -> None:
         # The shared FastAPI app has no startup or shutdown work; this server's runtime has.

@@ -138,7 +138,10 @@ def test_a_failed_re_enrichment_is_a_502_refunded_and_keeps_the_lead(make_server
 
 
 def test_re_enrich_holds_a_platform_slot(make_server: MakeServer) -> None:
-    server = make_server(max_concurrent_enrichments=1, enrichment_seconds=(20.0, 20.0))
+    # Under job_admission="upstream_full" the async job holds the only slot at once.
+    server = make_server(
+        job_admission="upstream_full", max_concurrent_enrichments=1, enrichment_seconds=(20.0, 20.0)
+    )
     with api_client(server) as http:
         lead_id = _enrich(http, "acme.com")["id"]
         assert server.state.peak_in_flight == 1
