@@ -87,8 +87,10 @@ def _runtime(request: Request) -> Runtime:
 
 def _mode(raw: str, settings: FakeSettings) -> Literal["sync", "async"] | None:
     """The mode an enrich request runs in; None when `unknown_mode` rejects it."""
-    if raw in ("sync", "async"):
-        return raw
+    if raw == "sync":
+        return "sync"
+    if raw == "async":
+        return "async"
     return None if settings.unknown_mode == "reject" else settings.unknown_mode
 
 
