@@ -32,7 +32,8 @@ from .._models.leads import EnrichRequest
 from ._faults import FaultPlan, applies, faults_enabled, serve_with_faults
 from ._records import ApiError, Caller
 from ._runtime import Runtime
-from ._settings import FakeSettings, ListShape
+from ._settings import FakeSettings
+from ._shapes import delete_body, health_body, invalid, listing, page_bounds
 from ._state import FakeState
 from ._unknown_fields import known_fields_only
 
@@ -128,13 +129,7 @@ router = APIRouter(prefix="/api/v1")
 @router.get("/health", response_model=Health, tags=["health"])
 async def health(request: Request) -> Response:
     """Liveness: no key needed, nothing counted or charged."""
-    shape = _runtime(request).state.settings.health_body
-    if shape == "text":
-        return PlainTextResponse("OK")
-    if shape == "empty":
-        return Response(status_code=204)
-    version = API_VERSION if shape == "status_version" else None
-    return _json(Health.model_validate({"status": "ok", "version": version}), exclude_none=True)
+    return health_body(_runtime(request).state.settings.health_body, API_VERSION)
 
 
 @router.post(
@@ -166,7 +161,7 @@ async def enrich(
     runtime = _runtime(request)
     run_as = _mode(mode, runtime.state.settings)
     if run_as is None:
-        raise _invalid(("query", "mode"), "Input should be 'sync' or 'async'", "literal_error", mode)
+        raise invalid(("query", "mode"), "Input should be 'sync' or 'async'", "literal_error", mode)
     if run_as == "sync":
         return _json(await runtime.enrich_sync(caller, body.lead))
     job, plan = runtime.state.create_job(caller, body.lead, body.callback_url)
@@ -195,9 +190,9 @@ async def list_leads(
     """The account's leads, newest first by default: `{items, total, limit, skip}` by
     default (the settings `list_order`, `list_shape` and `list_limit_bounds` change that)."""
     settings = _runtime(request).state.settings
-    limit, skip = _page_bounds(settings, limit, skip)
+    limit, skip = page_bounds(settings, limit, skip)
     items, total = _runtime(request).state.page(caller, limit, skip)
-    return _listing(request, settings.list_shape, items, total, limit, skip)
+    return listing(request, settings.list_shape, items, total, limit, skip)
 
 
 @router.get("/leads/{lead_id}", response_model=LeadOut, tags=["leads"], responses={**_COMMON, **_NOT_FOUND})
@@ -214,14 +209,7 @@ async def delete_lead(request: Request, lead_id: str, caller: Authenticated) -> 
     state = _runtime(request).state
     lead = state.lead(caller, lead_id)
     state.delete_lead(caller, lead_id)
-    shape = state.settings.delete_body
-    if shape == "lead":
-        return _json(lead)
-    if shape == "message":
-        return JSONResponse({"message": "lead deleted"})
-    if shape == "empty":
-        return Response(status_code=204)
-    return _json(LeadDeleted(id=lead_id, deleted=True), exclude_none=True)
+    return delete_body(state.settings.delete_body, lead)
 
 
 @router.post(
@@ -236,7 +224,8 @@ async def delete_lead(request: Request, lead_id: str, caller: Authenticated) -> 
     },
 )
 async def re_enrich(request: Request, lead_id: str, caller: Authenticated) -> Response:
-    """Enrich a stored lead again: blocks like sync mode and charges one enrichment credit."""
+    """Enrich a stored lead again: blocks like sync mode and charges one enrichment credit
+    (unless `re_enrich_charge="free"`)."""
     runtime = _runtime(request)
     run = runtime.state.admit_re_enrich(caller, lead_id)
     return _json(await runtime.run_blocking(run))
@@ -303,58 +292,6 @@ def _error_response(error: ApiError) -> Response:
     if error.plain:
         return PlainTextResponse(error.detail, status_code=error.status_code, headers=error.headers)
     return JSONResponse({"detail": error.detail}, status_code=error.status_code, headers=error.headers)
-
-
-def _invalid(loc: tuple[str, ...], msg: str, kind: str, value: object) -> RequestValidationError:
-    """A 422 in the shape FastAPI gives one, for a check made in the endpoint."""
-    return RequestValidationError([{"loc": loc, "msg": msg, "type": kind, "input": value}])
-
-
-def _page_bounds(settings: FakeSettings, limit: int, skip: int) -> tuple[int, int]:
-    top = settings.list_max_limit
-    if settings.list_limit_bounds == "clamp":
-        return min(max(limit, 1), top), max(skip, 0)
-    if limit < 1:
-        raise _invalid(
-            ("query", "limit"), "Input should be greater than or equal to 1", "greater_than_equal", limit
-        )
-    if limit > top:
-        raise _invalid(
-            ("query", "limit"), f"Input should be less than or equal to {top}", "less_than_equal", limit
-        )
-    if skip < 0:
-        raise _invalid(
-            ("query", "skip"), "Input should be greater than or equal to 0", "greater_than_equal", skip
-        )
-    return limit, skip
-
-
-def _listing(
-    request: Request, shape: ListShape, items: list[LeadOut], total: int, limit: int, skip: int
-) -> Response:
-    if shape == "items":
-        return _json(LeadPage.model_validate({"items": items, "total": total, "limit": limit, "skip": skip}))
-    leads = [lead.model_dump(mode="json") for lead in items]
-    body: Any
-    if shape == "bare":
-        body = leads
-    elif shape == "leads":
-        body = {"leads": leads, "count": total}
-    elif shape == "data":
-        body = {"data": leads, "has_more": skip + len(items) < total}
-    else:
-
-        def at(offset: int) -> str:
-            return str(request.url.include_query_params(limit=limit, skip=offset))
-
-        more = skip + len(items) < total
-        body = {
-            "results": leads,
-            "count": total,
-            "next": at(skip + len(items)) if more else None,
-            "previous": at(max(0, skip - limit)) if skip > 0 else None,
-        }
-    return JSONResponse(body)
 
 
 async def _on_validation_error(request: Request, exc: Exception) -> Response:
