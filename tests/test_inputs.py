@@ -202,7 +202,7 @@ async def test_iter_stops_where_the_page_says(
     # Each page is full (2 of 2), so only what the page says ends the iteration.
     pages = {
         "0": {"items": [lead_out("a"), lead_out("b")], **first},
-        "2": {"items": [lead_out("c")], **second},
+        "2": {"items": [lead_out("c"), lead_out("d")], **second},
     }
     route = api.get("/leads").mock(
         side_effect=lambda request: httpx.Response(200, json=pages[request.url.params["skip"]])
