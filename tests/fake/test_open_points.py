@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any, ClassVar
 
 import pytest
@@ -313,3 +314,15 @@ class TestUnknownMode:
         assert response.status_code == status
         assert after.status_code == (429 if value == "async" else 202)
         assert server.state.charged("enrichment") == (1 if value == "async" else 2)
+
+
+def test_docs_list_every_open_point_with_its_values() -> None:
+    page = (Path(__file__).parents[2] / "docs" / "testing.md").read_text()
+    rows = {line.split("|")[1].strip(): line for line in page.splitlines() if line.startswith("| `")}
+    for name, values in FakeSettings.open_points().items():
+        row = rows.get(f"`{name}`")
+        assert row is not None, f"docs/testing.md has no row for {name}"
+        listed = row.split("|")[2]
+        assert listed.strip().startswith(f'`"{values[0]}"`'), f"{name}: the default comes first"
+        for value in values:
+            assert f'`"{value}"`' in listed, f"docs/testing.md does not list {name}={value}"
