@@ -62,6 +62,9 @@ if TYPE_CHECKING:
     from ._ratelimit import (
         RateLimits,
     )
+    from ._shared_budget import (
+        SharedBudget,
+    )
 
 _SOURCES: dict[str, str] = {
     "BulkOutcome": "._bulk.results",
@@ -107,6 +110,7 @@ _SOURCES: dict[str, str] = {
     "UsageOut": "._models",
     "ValidationErrorItem": "._models",
     "RateLimits": "._ratelimit",
+    "SharedBudget": "._shared_budget",
 }
 
 
@@ -163,6 +167,7 @@ __all__ = [
     "QuotaExceededError",
     "RateLimitError",
     "RateLimits",
+    "SharedBudget",
     "TechStack",
     "UnprocessableEntityError",
     "UsageOut",

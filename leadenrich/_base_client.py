@@ -104,6 +104,7 @@ class _BaseClient:
     _policy: RetryPolicy
     _pacer: Pacer | None
     _owns_http: bool
+    _owns_pacer: bool
     _durations: JobDurations
 
     def _configure(
@@ -121,7 +122,8 @@ class _BaseClient:
         self._policy = _policy(max_retries, max_retry_after, upstream_full_retries)
         if rate_limits is not None and not isinstance(rate_limits, RateLimits):  # pyright: ignore[reportUnnecessaryIsInstance]
             raise TypeError(f"rate_limits must be a RateLimits or None, got {type(rate_limits).__name__}")
-        self._pacer = Pacer(rate_limits) if rate_limits is not None else None
+        self._pacer = Pacer(rate_limits, self._options.api_key) if rate_limits is not None else None
+        self._owns_pacer = True
         self._durations = JobDurations()
 
     @property
@@ -175,7 +177,8 @@ class _BaseClient:
         """A copy of this client that differs only in the options given.
 
         The copy shares the connection pool and the rate-limit budget with this client.
-        Closing the copy leaves the pool open; closing the original closes it.
+        Closing the copy leaves the pool (and a shared budget's connections to Redis)
+        open; closing the original closes them.
 
         Examples:
             >>> patient = client.with_options(timeout=120, max_retries=5)  # doctest: +SKIP
@@ -190,6 +193,7 @@ class _BaseClient:
             self._policy.upstream_full_retries if upstream_full_retries is None else upstream_full_retries,
         )
         clone._owns_http = False
+        clone._owns_pacer = False
         clone._bind_resources()
         return clone
 
@@ -203,6 +207,11 @@ class _BaseClient:
         if self._pacer is None or call.bucket is None:
             return 0.0
         return self._pacer.reserve(call.bucket)
+
+    async def _async_pace_delay(self, call: Call[Any]) -> float:
+        if self._pacer is None or call.bucket is None:
+            return 0.0
+        return await self._pacer.areserve(call.bucket)
 
     def _new_run(self, call: Call[Any]) -> RetryRun:
         return RetryRun(self._policy, call)
@@ -286,6 +295,8 @@ class SyncAPIClient(_BaseClient):
         """
         if self._owns_http:
             self._http.close()
+        if self._owns_pacer and self._pacer is not None:
+            self._pacer.close()
 
     def __enter__(self) -> Self:
         return self
@@ -333,7 +344,7 @@ class AsyncAPIClient(_BaseClient):
 
     async def _attempt(self, call: Call[T]) -> T:
         request = build_request(self._http, self._options, call)
-        delay = self._pace_delay(call)
+        delay = await self._async_pace_delay(call)
         if delay > 0:
             await _clock.async_sleep(delay)
         try:
@@ -367,6 +378,8 @@ class AsyncAPIClient(_BaseClient):
         """
         if self._owns_http:
             await self._http.aclose()
+        if self._owns_pacer and self._pacer is not None:
+            await self._pacer.aclose()
 
     async def __aenter__(self) -> Self:
         return self

@@ -5,15 +5,13 @@ from __future__ import annotations
 import threading
 from collections import deque
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Literal
+from typing import Literal, Protocol
 
 from . import _clock
+from ._shared_budget import AsyncSharedSlots, SharedBudget, SharedPacing, SharedSlots, as_shared_budget
 from ._validate import integer, seconds
 
-if TYPE_CHECKING:
-    import asyncio
-
-__all__ = ["Bucket", "Pacer", "RateLimits"]
+__all__ = ["AsyncSlots", "Bucket", "Pacer", "RateLimits", "Slots"]
 
 Bucket = Literal["sync", "async"]
 
@@ -22,6 +20,10 @@ Bucket = Literal["sync", "async"]
 # turning into a 429 (the 50 ms matters for the short windows of a scaled fake server).
 _SAFETY = 1.05
 _SLACK = 0.05
+
+
+def _widened(period: float) -> float:
+    return period * _SAFETY + _SLACK
 
 
 @dataclass(frozen=True)
@@ -40,22 +42,30 @@ class RateLimits:
         concurrent_enrichments: Enrichments this client runs at once (sync enrich,
             re-enrich, enrich_and_wait, enrich_many): the platform runs 5 at a time, and
             more from one client would only collect `upstream_full` 429s.
+        shared: A budget shared with every other process on the key, through Redis: a
+            URL such as `"redis://localhost:6379/0"`, or a
+            [`SharedBudget`][leadenrich.SharedBudget] for more settings. None (the
+            default) paces each client alone. See [Many workers, one key](scaling.md).
 
     Examples:
         >>> RateLimits(sync_per_minute=120)
-        RateLimits(sync_per_minute=120, async_per_minute=600, period=60.0, concurrent_enrichments=5)
+        RateLimits(sync_per_minute=120, async_per_minute=600, period=60.0, concurrent_enrichments=5, shared=None)
+        >>> RateLimits(shared="redis://localhost:6379/0").shared
+        SharedBudget('redis://localhost:6379/0', on_failure='local')
     """
 
     sync_per_minute: int = 60
     async_per_minute: int = 600
     period: float = 60.0
     concurrent_enrichments: int = 5
+    shared: SharedBudget | str | None = None
 
     def __post_init__(self) -> None:
         integer("RateLimits.sync_per_minute", self.sync_per_minute, 1)
         integer("RateLimits.async_per_minute", self.async_per_minute, 1)
         seconds("RateLimits.period", self.period, positive=True)
         integer("RateLimits.concurrent_enrichments", self.concurrent_enrichments, 1)
+        object.__setattr__(self, "shared", as_shared_budget(self.shared))
 
 
 class _Window:
@@ -68,7 +78,7 @@ class _Window:
 
     def __init__(self, limit: int, period: float) -> None:
         self._limit = limit
-        self._period = period * _SAFETY + _SLACK
+        self._period = _widened(period)
         self._sent: deque[float] = deque()
         self._lock = threading.Lock()
 
@@ -83,33 +93,89 @@ class _Window:
             return at - now
 
 
+class Slots(Protocol):
+    """The enrichment slots of a sync client (a `threading.BoundedSemaphore` or shared)."""
+
+    def acquire(self, blocking: bool = True, timeout: float | None = None) -> bool: ...
+
+    def release(self) -> None: ...
+
+
+class AsyncSlots(Protocol):
+    """The enrichment slots of an async client (an `asyncio.Semaphore` or shared)."""
+
+    async def acquire(self) -> bool: ...
+
+    def release(self) -> None: ...
+
+
 class Pacer:
     """One window per bucket and the enrichment slots, shared by a client and every copy
     made by `with_options`.
 
     Reservations happen under a thread lock and the waiting outside it, so the same pacer
     serves threads and asyncio tasks alike. Slots are a thread semaphore for the sync
-    client and an asyncio one, made on first use, for the async client.
+    client and an asyncio one, made on first use, for the async client. With a shared
+    budget, windows and slots are kept in Redis, and the local ones serve while Redis
+    does not answer.
     """
 
-    def __init__(self, limits: RateLimits) -> None:
+    def __init__(self, limits: RateLimits, api_key: str = "") -> None:
         self.limits = limits
         self._windows: dict[Bucket, _Window] = {
             "sync": _Window(limits.sync_per_minute, limits.period),
             "async": _Window(limits.async_per_minute, limits.period),
         }
-        self.slots = threading.BoundedSemaphore(limits.concurrent_enrichments)
-        self._async_slots: asyncio.Semaphore | None = None
+        budget = as_shared_budget(limits.shared)
+        self._shared: SharedPacing | None = None
+        self.slots: Slots = threading.BoundedSemaphore(limits.concurrent_enrichments)
+        if budget is not None:
+            self._shared = SharedPacing(
+                budget,
+                api_key,
+                {
+                    "sync": (limits.sync_per_minute, _widened(limits.period)),
+                    "async": (limits.async_per_minute, _widened(limits.period)),
+                },
+                limits.concurrent_enrichments,
+            )
+            if budget.enrichment_slots:
+                self.slots = SharedSlots(self._shared)
+        self._async_slots: AsyncSlots | None = None
 
     @property
-    def async_slots(self) -> asyncio.Semaphore:
+    def async_slots(self) -> AsyncSlots:
         """The enrichment slots of an async client."""
         if self._async_slots is None:
-            import asyncio
+            if self._shared is not None and self._shared.budget.enrichment_slots:
+                self._async_slots = AsyncSharedSlots(self._shared)
+            else:
+                import asyncio
 
-            self._async_slots = asyncio.Semaphore(self.limits.concurrent_enrichments)
+                self._async_slots = asyncio.Semaphore(self.limits.concurrent_enrichments)
         return self._async_slots
+
+    def close(self) -> None:
+        """Close the connections to a shared budget's Redis, if any."""
+        if self._shared is not None:
+            self._shared.close()
+
+    async def aclose(self) -> None:
+        if self._shared is not None:
+            await self._shared.aclose()
 
     def reserve(self, bucket: Bucket) -> float:
         """Claim a slot in `bucket`; returns the seconds to wait before sending."""
+        if self._shared is not None:
+            wait = self._shared.reserve(bucket)
+            if wait is not None:
+                return wait
+        return self._windows[bucket].reserve()
+
+    async def areserve(self, bucket: Bucket) -> float:
+        """`reserve` for an async client: a shared budget is asked without blocking the loop."""
+        if self._shared is not None:
+            wait = await self._shared.areserve(bucket)
+            if wait is not None:
+                return wait
         return self._windows[bucket].reserve()
