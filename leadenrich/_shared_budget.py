@@ -273,6 +273,7 @@ class SharedPacing:
 
     def close(self) -> None:
         """Close the connections to Redis (they open again if the pacer is used again)."""
+        self.drop(self.leases.take_to_drop())
         with self._lock:
             made, self._sync = self._sync, None
         if made is not None:
@@ -345,7 +346,7 @@ class SharedPacing:
             return
         try:
             self._client()[0].zrem(self.slots_key, *tokens)
-        except self._errors() as exc:
+        except Exception as exc:  # a connection closed under the renewing thread included
             logger.debug("could not give back %d enrichment slot leases: %s", len(tokens), exc)
 
     def renew(self, tokens: list[str]) -> None:
@@ -353,7 +354,7 @@ class SharedPacing:
             return
         try:
             kept = int(self._client()[3](keys=[self.slots_key], args=[repr(self.budget.lease), *tokens]))
-        except self._errors() as exc:
+        except Exception as exc:  # never let the renewing thread die
             logger.debug("could not renew %d enrichment slot leases: %s", len(tokens), exc)
             return
         if kept < len(tokens):
@@ -422,6 +423,12 @@ class _Leases:
                 self._thread = threading.Thread(target=self._keep, name="leadenrich-leases", daemon=True)
                 self._thread.start()
             self._changed.notify()
+
+    def take_to_drop(self) -> list[str]:
+        """The leases released but not given back yet, now for the caller to give back."""
+        with self._changed:
+            to_drop, self._to_drop = self._to_drop, []
+        return to_drop
 
     def _keep(self) -> None:
         every = self._pacing.budget.lease / 3
