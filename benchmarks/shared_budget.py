@@ -73,7 +73,7 @@ def run(label: str, server: FakeServer, limits: RateLimits, workers: int, window
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description="Four workers on one key, with and without a shared budget.")
     parser.add_argument("--workers", type=int, default=4)
     parser.add_argument("--windows", type=int, default=8, help="rate windows the run lasts (about)")
     parser.add_argument(
