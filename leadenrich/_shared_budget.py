@@ -208,6 +208,17 @@ class _Link:
             logger.info("the shared budget at %s answers again", _masked(self._budget.url))
 
 
+_links: dict[SharedBudget, _Link] = {}
+_links_lock = threading.Lock()
+
+
+def _link(budget: SharedBudget) -> _Link:
+    # One per budget and process: a web app that makes a client per request still logs
+    # one warning per outage, and every client waits out the same `recheck`.
+    with _links_lock:
+        return _links.setdefault(budget, _Link(budget))
+
+
 class SharedPacing:
     """The Redis side of one Pacer: the shared windows, the slot leases, and the link."""
 
@@ -220,7 +231,7 @@ class SharedPacing:
         self._windows = windows
         self.slots_key = f"{base}:slots"
         self.slots = slots
-        self.link = _Link(budget)
+        self.link = _link(budget)
         # Redis clients and scripts, made on first use; the async ones belong to one loop.
         self._sync: Any = None
         self._async: Any = None

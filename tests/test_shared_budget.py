@@ -95,6 +95,23 @@ def test_the_shared_window_books_like_the_local_one(redis_url: str) -> None:
     shared.close()
 
 
+def test_a_slot_released_by_an_async_client_is_free_at_once_elsewhere(redis_url: str) -> None:
+    # A 60 s lease: only the release itself can free the slot in time.
+    limits = RateLimits(concurrent_enrichments=1, shared=SharedBudget(redis_url, lease=60))
+    async_side, sync_side = Pacer(limits, "k"), Pacer(limits, "k")
+
+    async def hold_then_release() -> None:
+        assert await async_side.async_slots.acquire()
+        assert not sync_side.slots.acquire(timeout=0.05)
+        async_side.async_slots.release()
+        await async_side.aclose()
+
+    asyncio.run(hold_then_release())
+    assert sync_side.slots.acquire(timeout=5)
+    sync_side.slots.release()
+    sync_side.close()
+
+
 def _run_workers(kind: str, server: FakeServer, limits: RateLimits | None, processes: int, calls: int) -> int:
     go = SPAWN.Event()
     out = SPAWN.Queue()
@@ -199,25 +216,30 @@ def test_redis_stopped_mid_run_paces_locally_with_one_warning(
 ) -> None:
     with FakeServer() as server:
         # recheck=0: every request asks Redis again, and still only one warning is logged.
-        limits = replace(server.rate_limits, shared=SharedBudget(own_redis.url, timeout=0.2, recheck=0))
+        limits = replace(server.rate_limits, shared=SharedBudget(own_redis.url, timeout=0.2, recheck=0.0))
         _usage_calls(cls, server, limits, 10)
         own_redis.stop()
         _usage_calls(cls, server, limits, 10)
-        # Nothing lost, nothing sent twice, no 429.
-        assert server.state.status_counts(server.api_key) == {200: 20}
+        _enrich_and_wait(cls, server, limits, timeout=60)  # the slots fall back to local ones
+        # Nothing lost, nothing sent twice, no 429; one warning for the whole process.
+        counts = server.state.status_counts(server.api_key)
+        assert set(counts) == {200, 202}
+        assert counts[202] == 1
+        assert len(server.state.jobs()) == 1
+        assert server.state.jobs()[0].status == "done"
         (warning,) = _warnings(caplog)
         assert "did not answer" in warning
         assert own_redis.url in warning
 
 
 @pytest.mark.parametrize("cls", [LeadEnrich, AsyncLeadEnrich])
-def test_a_frozen_redis_costs_one_timeout_then_local_pacing(
+def test_a_frozen_redis_costs_one_timeout_then_local_pacing_until_recheck(
     own_redis: RedisServer, cls: Any, caplog: pytest.LogCaptureFixture
 ) -> None:
     import redis
 
     with FakeServer() as server:
-        limits = replace(server.rate_limits, shared=SharedBudget(own_redis.url, timeout=0.2, recheck=60))
+        limits = replace(server.rate_limits, shared=SharedBudget(own_redis.url, timeout=0.2, recheck=3600))
         _usage_calls(cls, server, limits, 3)
         own_redis.pause()
         try:
@@ -228,9 +250,12 @@ def test_a_frozen_redis_costs_one_timeout_then_local_pacing(
         assert len(_warnings(caplog)) == 1
         with redis.Redis.from_url(own_redis.url) as client:
             client.flushall()
-        # A new client asks Redis again and books there.
-        _usage_calls(cls, server, limits, 1)
-        with redis.Redis.from_url(own_redis.url) as client:
+            # Within `recheck` of the failure, clients of this budget leave Redis alone...
+            _usage_calls(cls, server, limits, 1)
+            assert client.keys("*") == []
+            # ...and a budget that rechecks at once books there again.
+            again = replace(server.rate_limits, shared=SharedBudget(own_redis.url, timeout=0.2, recheck=0))
+            _usage_calls(cls, server, again, 1)
             assert len(client.keys("*:sync")) == 1
 
 
