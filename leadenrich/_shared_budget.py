@@ -11,11 +11,9 @@ redis-py is imported when the first request is paced, never by `import leadenric
 
 from __future__ import annotations
 
-import hashlib
 import logging
 import os
 import threading
-import uuid
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
 from urllib.parse import urlsplit, urlunsplit
@@ -166,6 +164,8 @@ def _masked(url: str) -> str:
 
 def key_base(prefix: str, api_key: str) -> str:
     """The start of this key's Redis names: a hash of the API key, never the key."""
+    import hashlib
+
     return f"{prefix}:{hashlib.sha256(api_key.encode()).hexdigest()[:32]}"
 
 
@@ -403,7 +403,7 @@ class _Leases:
 
     def new_token(self) -> str:
         self._check_fork()
-        return f"{os.getpid()}-{uuid.uuid4().hex}"
+        return f"{os.getpid()}-{os.urandom(12).hex()}"
 
     def held(self, token: str | None) -> None:
         """Record a slot taken, with its lease `token`, or None when Redis was away."""
