@@ -34,12 +34,23 @@ OnFailure = Literal["local", "raise"]
 
 _SCHEMES = ("redis", "rediss", "unix")
 
-# The log of send times, as `_Window.reserve` keeps it, on the Redis server's clock.
-# The wait goes back as a string: Redis cuts a Lua number down to an integer.
-_RESERVE = """
+# Every script starts with this: the Redis clock, and a way to make a key live at least so
+# long without shortening what another client (with a longer lease, say) gave it.
+_PRELUDE = """
 if redis.replicate_commands then redis.replicate_commands() end
 local t = redis.call('TIME')
 local now = tonumber(t[1]) + tonumber(t[2]) / 1000000
+local function keep(key, seconds)
+  local ms = math.ceil(seconds * 1000)
+  if redis.call('PTTL', key) < ms then redis.call('PEXPIRE', key, ms) end
+end
+"""
+
+# The log of send times, as `_Window.reserve` keeps it, on the Redis server's clock.
+# The wait goes back as a string: Redis cuts a Lua number down to an integer.
+_RESERVE = (
+    _PRELUDE
+    + """
 local limit = tonumber(ARGV[1])
 local period = tonumber(ARGV[2])
 local at = now
@@ -50,27 +61,28 @@ while n >= limit do
   n = n - 1
 end
 redis.call('RPUSH', KEYS[1], string.format('%.6f', at))
-redis.call('PEXPIRE', KEYS[1], math.ceil((at - now + period) * 1000))
+keep(KEYS[1], at - now + period)
 return string.format('%.6f', at - now)
 """
+)
 
 # A lease on one enrichment slot: token -> expiry in a sorted set; expired leases go first.
-_ACQUIRE = """
-if redis.replicate_commands then redis.replicate_commands() end
-local t = redis.call('TIME')
-local now = tonumber(t[1]) + tonumber(t[2]) / 1000000
+_ACQUIRE = (
+    _PRELUDE
+    + """
 redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now)
 if redis.call('ZCARD', KEYS[1]) >= tonumber(ARGV[1]) then return 0 end
 redis.call('ZADD', KEYS[1], now + tonumber(ARGV[2]), ARGV[3])
-redis.call('PEXPIRE', KEYS[1], math.ceil(tonumber(ARGV[2]) * 1000) + 1000)
+keep(KEYS[1], tonumber(ARGV[2]) + 1)
 return 1
 """
+)
 
 # Only leases still there are extended (XX): one that ran out may already be someone else's.
-_RENEW = """
-if redis.replicate_commands then redis.replicate_commands() end
-local t = redis.call('TIME')
-local expiry = tonumber(t[1]) + tonumber(t[2]) / 1000000 + tonumber(ARGV[1])
+_RENEW = (
+    _PRELUDE
+    + """
+local expiry = now + tonumber(ARGV[1])
 local kept = 0
 for i = 2, #ARGV do
   if redis.call('ZSCORE', KEYS[1], ARGV[i]) then
@@ -78,9 +90,10 @@ for i = 2, #ARGV do
     kept = kept + 1
   end
 end
-redis.call('PEXPIRE', KEYS[1], math.ceil(tonumber(ARGV[1]) * 1000) + 1000)
+if kept > 0 then keep(KEYS[1], tonumber(ARGV[1]) + 1) end
 return kept
 """
+)
 
 
 @dataclass(frozen=True, repr=False)
