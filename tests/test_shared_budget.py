@@ -112,6 +112,26 @@ def test_a_slot_released_by_an_async_client_is_free_at_once_elsewhere(redis_url:
     sync_side.close()
 
 
+def test_with_options_copies_book_in_the_same_redis_window(
+    redis_url: str, caplog: pytest.LogCaptureFixture
+) -> None:
+    import redis
+
+    with FakeServer() as server:
+        limits = replace(server.rate_limits, sync_per_minute=3, shared=redis_url)
+        with LeadEnrich(server.api_key, base_url=server.url, rate_limits=limits) as client:
+            with client.with_options(max_retries=0) as copy:
+                copy.usage()
+            # Closing the copy left the original's connection to Redis open.
+            client.usage()
+            client.with_options(timeout=10).usage()
+            with redis.Redis.from_url(redis_url) as direct:
+                (key,) = direct.keys("*:sync")
+                assert direct.llen(key) == 3
+        assert _warnings(caplog) == []
+        assert server.state.status_counts(server.api_key) == {200: 3}
+
+
 def _run_workers(kind: str, server: FakeServer, limits: RateLimits | None, processes: int, calls: int) -> int:
     go = SPAWN.Event()
     out = SPAWN.Queue()
