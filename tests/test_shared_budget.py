@@ -151,21 +151,22 @@ def _run_workers(kind: str, server: FakeServer, limits: RateLimits | None, proce
 
 @pytest.mark.parametrize("kind", ["sync", "async"])
 def test_four_processes_on_one_key_never_exceed_the_limit(redis_url: str, kind: str) -> None:
-    # 4 processes x 40 calls on a 60-a-window key: 3 windows' worth, all started at once.
-    with FakeServer(time_scale=0.02) as server:
+    # 4 processes x 30 calls on a 60-a-window key (2.4 s windows): 2 windows' worth, all
+    # started at once.
+    with FakeServer(time_scale=0.04) as server:
         limits = replace(server.rate_limits, shared=SharedBudget(redis_url))
-        limited = _run_workers(kind, server, limits, processes=4, calls=40)
+        limited = _run_workers(kind, server, limits, processes=4, calls=30)
         assert limited == 0
-        assert server.state.status_counts(server.api_key) == {200: 160}
+        assert server.state.status_counts(server.api_key) == {200: 120}
 
 
 def test_without_the_shared_budget_the_same_processes_meet_429s() -> None:
     # The control of the test above: each process paces only itself.
-    with FakeServer(time_scale=0.02) as server:
-        limited = _run_workers("sync", server, server.rate_limits, processes=4, calls=40)
+    with FakeServer(time_scale=0.04) as server:
+        limited = _run_workers("sync", server, server.rate_limits, processes=4, calls=30)
         counts = server.state.status_counts(server.api_key)
         assert limited == counts[429] > 0
-        assert counts[200] + counts[429] == 160
+        assert counts[200] + counts[429] == 120
 
 
 @pytest.mark.parametrize("cls", [LeadEnrich, AsyncLeadEnrich])
