@@ -229,7 +229,8 @@ def _no_slot(pacer: Pacer, deadline: Deadline | None) -> PollTimeoutError:
     waited = f"{deadline.timeout:g} s" if deadline is not None else "the wait"
     slots = pacer.limits.concurrent_enrichments
     busy = "the enrichment slot" if slots == 1 else f"all {slots} enrichment slots"
-    return PollTimeoutError(f"{busy} of this client stayed busy for {waited}; nothing was sent", last=None)
+    owner = "every client sharing this key's budget" if pacer.shares_slots else "this client"
+    return PollTimeoutError(f"{busy} of {owner} stayed busy for {waited}; nothing was sent", last=None)
 
 
 class SyncAPIClient(_BaseClient):

@@ -146,10 +146,15 @@ class Pacer:
         self._async_slots: AsyncSlots | None = None
 
     @property
+    def shares_slots(self) -> bool:
+        """Whether the enrichment slots are shared with other processes through Redis."""
+        return self._shared is not None and self._shared.budget.enrichment_slots
+
+    @property
     def async_slots(self) -> AsyncSlots:
         """The enrichment slots of an async client."""
         if self._async_slots is None:
-            if self._shared is not None and self._shared.budget.enrichment_slots:
+            if self._shared is not None and self.shares_slots:
                 self._async_slots = AsyncSharedSlots(self._shared)
             else:
                 import asyncio
