@@ -5,11 +5,14 @@ from __future__ import annotations
 import threading
 from collections import deque
 from dataclasses import dataclass
-from typing import Literal, Protocol
+from typing import TYPE_CHECKING, Literal, Protocol
 
 from . import _clock
-from ._shared_budget import AsyncSharedSlots, SharedBudget, SharedPacing, SharedSlots, as_shared_budget
+from ._shared_budget import SharedBudget, as_shared_budget
 from ._validate import integer, seconds
+
+if TYPE_CHECKING:
+    from ._redis_pacing import SharedPacing
 
 __all__ = ["AsyncSlots", "Bucket", "Pacer", "RateLimits", "Slots"]
 
@@ -132,6 +135,8 @@ class Pacer:
         self._shared: SharedPacing | None = None
         self.slots: Slots = threading.BoundedSemaphore(limits.concurrent_enrichments)
         if budget is not None:
+            from ._redis_pacing import SharedPacing, SharedSlots
+
             self._shared = SharedPacing(
                 budget,
                 api_key,
@@ -155,6 +160,8 @@ class Pacer:
         """The enrichment slots of an async client."""
         if self._async_slots is None:
             if self._shared is not None and self.shares_slots:
+                from ._redis_pacing import AsyncSharedSlots
+
                 self._async_slots = AsyncSharedSlots(self._shared)
             else:
                 import asyncio
