@@ -107,7 +107,7 @@ class SharedPacing:
         self._lock = threading.Lock()
         self.leases = _Leases(self)
 
-    def _errors(self) -> tuple[type[Exception], ...]:
+    def _redis_errors(self) -> tuple[type[Exception], ...]:
         import redis
 
         return (redis.RedisError, OSError)
@@ -184,7 +184,7 @@ class SharedPacing:
         keys, args = self._reserve_args(bucket)
         try:
             wait = float(self._client()[1](keys=keys, args=args))
-        except self._errors() as exc:
+        except self._redis_errors() as exc:
             self.link.failed(exc)
             return None
         self.link.answered()
@@ -197,7 +197,7 @@ class SharedPacing:
         keys, args = self._reserve_args(bucket)
         try:
             wait = float(await self._async_client()[1](keys=keys, args=args))
-        except self._errors() as exc:
+        except self._redis_errors() as exc:
             self.link.failed(exc)
             return None
         self.link.answered()
@@ -211,7 +211,7 @@ class SharedPacing:
         keys, args = self._acquire_args(token)
         try:
             taken = bool(self._client()[2](keys=keys, args=args))
-        except self._errors() as exc:
+        except self._redis_errors() as exc:
             self.link.failed(exc)
             return None
         self.link.answered()
@@ -221,7 +221,7 @@ class SharedPacing:
         keys, args = self._acquire_args(token)
         try:
             taken = bool(await self._async_client()[2](keys=keys, args=args))
-        except self._errors() as exc:
+        except self._redis_errors() as exc:
             self.link.failed(exc)
             return None
         self.link.answered()
