@@ -64,6 +64,9 @@ if TYPE_CHECKING:
     from ._ratelimit import (
         RateLimits,
     )
+    from ._shared_budget import (
+        SharedBudget,
+    )
 
 _SOURCES: dict[str, str] = {
     "BulkOutcome": "._bulk.results",
@@ -112,6 +115,7 @@ _SOURCES: dict[str, str] = {
     "ValidationErrorItem": "._models",
     "RateLimits": "._ratelimit",
     "ServiceClock": "._clock",
+    "SharedBudget": "._shared_budget",
 }
 
 
@@ -171,6 +175,7 @@ __all__ = [
     "RateLimitError",
     "RateLimits",
     "ServiceClock",
+    "SharedBudget",
     "TechStack",
     "UnprocessableEntityError",
     "UsageOut",

@@ -107,6 +107,7 @@ class _BaseClient:
     _clock: ServiceClock
     _pacer: Pacer | None
     _owns_http: bool
+    _owns_pacer: bool
     _durations: JobDurations
 
     def _configure(
@@ -134,7 +135,8 @@ class _BaseClient:
         self._policy = _policy(max_retries, max_retry_after, upstream_full_retries)
         if rate_limits is not None and not isinstance(rate_limits, RateLimits):  # pyright: ignore[reportUnnecessaryIsInstance]
             raise TypeError(f"rate_limits must be a RateLimits or None, got {type(rate_limits).__name__}")
-        self._pacer = Pacer(rate_limits, clock) if rate_limits is not None else None
+        self._pacer = Pacer(rate_limits, clock, self._options.api_key) if rate_limits is not None else None
+        self._owns_pacer = True
         self._durations = JobDurations()
 
     @property
@@ -198,7 +200,8 @@ class _BaseClient:
         """A copy of this client that differs only in the options given.
 
         The copy shares the connection pool and the rate-limit budget with this client.
-        Closing the copy leaves the pool open; closing the original closes it.
+        Closing the copy leaves the pool (and a shared budget's connections to Redis)
+        open; closing the original closes them.
 
         Examples:
             >>> patient = client.with_options(timeout=120, max_retries=5)  # doctest: +SKIP
@@ -213,6 +216,7 @@ class _BaseClient:
             self._policy.upstream_full_retries if upstream_full_retries is None else upstream_full_retries,
         )
         clone._owns_http = False
+        clone._owns_pacer = False
         clone._bind_resources()
         return clone
 
@@ -225,14 +229,12 @@ class _BaseClient:
     def _pace_delay(self, call: Call[Any], deadline: Deadline | None) -> float:
         if self._pacer is None or call.bucket is None:
             return 0.0
-        if deadline is None:
-            return self._pacer.reserve(call.bucket) or 0.0
-        delay = self._pacer.reserve(call.bucket, deadline.remaining())
-        if delay is None:
-            raise CutShort(
-                f"when the per-key budget allowed its next request only after the {deadline.timeout:g} s deadline"
-            )
-        return delay
+        return _in_time(self._pacer.reserve(call.bucket, _within(deadline)), deadline)
+
+    async def _async_pace_delay(self, call: Call[Any], deadline: Deadline | None) -> float:
+        if self._pacer is None or call.bucket is None:
+            return 0.0
+        return _in_time(await self._pacer.areserve(call.bucket, _within(deadline)), deadline)
 
     def _new_run(self, call: Call[Any], deadline: Deadline | None) -> RetryRun:
         return RetryRun(self._policy, call, deadline)
@@ -246,11 +248,26 @@ def _policy(max_retries: object, max_retry_after: object, upstream_full_retries:
     )
 
 
+def _within(deadline: Deadline | None) -> float | None:
+    return deadline.remaining() if deadline is not None else None
+
+
+def _in_time(delay: float | None, deadline: Deadline | None) -> float:
+    """The pacer's wait, or the wait's timeout when the pacer's next place is past it."""
+    if delay is None:
+        assert deadline is not None  # the pacer refuses a place only past a deadline
+        raise CutShort(
+            f"when the per-key budget allowed its next request only after the {deadline.timeout:g} s deadline"
+        )
+    return delay
+
+
 def _no_slot(pacer: Pacer, deadline: Deadline | None) -> PollTimeoutError:
     waited = f"{deadline.timeout:g} s" if deadline is not None else "the wait"
     slots = pacer.limits.concurrent_enrichments
     busy = "the enrichment slot" if slots == 1 else f"all {slots} enrichment slots"
-    return PollTimeoutError(f"{busy} of this client stayed busy for {waited}; nothing was sent", last=None)
+    owner = "every client sharing this key's budget" if pacer.shares_slots else "this client"
+    return PollTimeoutError(f"{busy} of {owner} stayed busy for {waited}; nothing was sent", last=None)
 
 
 class SyncAPIClient(_BaseClient):
@@ -276,7 +293,10 @@ class SyncAPIClient(_BaseClient):
             yield
             return
         slots = self._pacer.slots
-        if not slots.acquire(timeout=deadline.remaining() if deadline is not None else None):
+        # Semaphores count real seconds; the deadline, the service's.
+        if not slots.acquire(
+            timeout=self._clock.real_seconds(deadline.remaining()) if deadline is not None else None
+        ):
             raise _no_slot(self._pacer, deadline)
         try:
             yield
@@ -316,6 +336,8 @@ class SyncAPIClient(_BaseClient):
         """
         if self._owns_http:
             self._http.close()
+        if self._owns_pacer and self._pacer is not None:
+            self._pacer.close()
 
     def __enter__(self) -> Self:
         return self
@@ -353,7 +375,7 @@ class AsyncAPIClient(_BaseClient):
             import asyncio
 
             try:
-                await asyncio.wait_for(slots.acquire(), deadline.remaining())
+                await asyncio.wait_for(slots.acquire(), self._clock.real_seconds(deadline.remaining()))
             except asyncio.TimeoutError:
                 raise _no_slot(self._pacer, deadline) from None
         try:
@@ -363,7 +385,7 @@ class AsyncAPIClient(_BaseClient):
 
     async def _attempt(self, call: Call[T], deadline: Deadline | None) -> T:
         request = build_request(self._http, self._options, call)
-        if (delay := self._pace_delay(call, deadline)) > 0:
+        if (delay := await self._async_pace_delay(call, deadline)) > 0:
             await self._clock.asleep(delay)
         try:
             response = await self._http.send(request)
@@ -394,6 +416,8 @@ class AsyncAPIClient(_BaseClient):
         """
         if self._owns_http:
             await self._http.aclose()
+        if self._owns_pacer and self._pacer is not None:
+            await self._pacer.aclose()
 
     async def __aenter__(self) -> Self:
         return self
