@@ -4,6 +4,7 @@ of both kinds."""
 from __future__ import annotations
 
 import os
+import signal
 from collections.abc import AsyncIterator, Iterator
 from typing import Any
 
@@ -23,6 +24,18 @@ KEY = "le_live_test_secret_0123456789"
 @pytest.fixture(scope="session")
 def anyio_backend() -> str:
     return "asyncio"
+
+
+@pytest.fixture(autouse=True)
+def _ctrl_c_left_as_found() -> Iterator[None]:
+    """A test leaves Ctrl-C as it found it: an ignored SIGINT is inherited by every
+    process the worker starts later, and the command-line tests' Ctrl-C would not land."""
+    before = signal.getsignal(signal.SIGINT)
+    yield
+    after = signal.getsignal(signal.SIGINT)
+    if after is not before:
+        signal.signal(signal.SIGINT, before)
+        pytest.fail(f"the test left SIGINT's handler changed: {before!r} -> {after!r}")
 
 
 @pytest.fixture

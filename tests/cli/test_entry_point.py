@@ -85,6 +85,20 @@ def test_a_closed_pipe_is_not_a_traceback(server: FakeServer) -> None:
     assert err == ""
 
 
+def at_a_terminal(*argv: str) -> list[str]:
+    """The command, run with Ctrl-C as a terminal delivers it.
+
+    A test run started in the background (`pytest &` in a script) inherits an ignored
+    SIGINT, and so would the command: the Python that runs it first catches SIGINT, and a
+    caught signal is back to its default in the program it then becomes.
+    """
+    restore = (
+        "import os, signal, sys; signal.signal(signal.SIGINT, signal.default_int_handler); "
+        "os.execv(sys.argv[1], sys.argv[1:])"
+    )
+    return [sys.executable, "-c", restore, *argv]
+
+
 def leads_file(tmp_path: Path, count: int) -> Path:
     source = tmp_path / "leads.csv"
     source.write_text("company,domain\n" + "".join(f"Co{n},co{n}.com\n" for n in range(count)))
@@ -103,7 +117,9 @@ def start_enrich_file(
     out = tmp_path / "out.csv"
     process = subprocess.Popen(
         # No estimate first: the first line on stderr is then the SDK's notice of a Ctrl-C.
-        [SCRIPT, "enrich-file", str(leads_file(tmp_path, count)), "-o", str(out), "--no-estimate"],
+        at_a_terminal(
+            SCRIPT, "enrich-file", str(leads_file(tmp_path, count)), "-o", str(out), "--no-estimate"
+        ),
         env=environment(server),
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
