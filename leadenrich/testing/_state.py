@@ -27,6 +27,7 @@ from . import _content
 from ._accounts import Account, ApiKey, Bucket, new_key
 from ._journal import Journal
 from ._records import ApiError, Caller, ChargeKind, Run, utcnow
+from ._scripted import ScriptedFaults
 from ._settings import API_TIERS, FakeSettings, check_tier
 from ._stored import StoredJob, StoredLead, StoredLookup
 
@@ -88,6 +89,8 @@ class FakeState(Journal):
         self._lookups: dict[str, StoredLookup] = {}
         self._in_flight = 0
         self._peak_in_flight = 0
+        self.scripted = ScriptedFaults()
+        """Faults asked for by name (FakeServer.fail_next), played before any rate's."""
 
     def add_key(
         self,
@@ -158,6 +161,12 @@ class FakeState(Journal):
             account.credits_added += credits
             account.mobile_purchased += mobile_credits
             self._cond.notify_all()
+
+    def revoke_key(self, key: str) -> None:
+        """Revoke a key: from now on its requests get 401, as after a rotation."""
+        with self._cond:
+            revoked = self._keys.pop(key)
+            revoked.account.keys.remove(revoked)
 
     def user_of(self, key: str) -> str:
         """The account (user) name a key belongs to."""
