@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 from ._version import __version__
 
 if TYPE_CHECKING:
+    from ._bulk.iteration import AsyncBulkIterator
     from ._bulk.results import BulkOutcome, BulkResult
     from ._client import (
         AsyncLeadEnrich,
@@ -64,6 +65,7 @@ if TYPE_CHECKING:
     )
 
 _SOURCES: dict[str, str] = {
+    "AsyncBulkIterator": "._bulk.iteration",
     "BulkOutcome": "._bulk.results",
     "BulkResult": "._bulk.results",
     "AsyncLeadEnrich": "._client",
@@ -129,6 +131,7 @@ __all__ = [
     "APIStatusError",
     "APITimeoutError",
     "ApiCalls",
+    "AsyncBulkIterator",
     "AsyncLeadEnrich",
     "AuthenticationError",
     "BulkOutcome",

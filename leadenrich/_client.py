@@ -8,6 +8,7 @@ import httpx
 
 from . import _endpoints
 from ._base_client import AsyncAPIClient, SyncAPIClient
+from ._bulk.iteration import AsyncOpenRuns, OpenRuns
 from ._config import (
     DEFAULT_MAX_RETRIES,
     DEFAULT_MAX_RETRY_AFTER,
@@ -89,10 +90,22 @@ class LeadEnrich(SyncAPIClient):
         self._bind_resources()
 
     def _bind_resources(self) -> None:
-        self.leads = Leads(self._request, self._enrichment_slot, self._durations)
+        self._bulk_runs = OpenRuns()
+        self.leads = Leads(self._request, self._enrichment_slot, self._durations, self._bulk_runs)
         self.jobs = Jobs(self._request)
         self.email = Email(self._request)
         self.mobile = Mobile(self._request)
+
+    def close(self) -> None:
+        """Finish the bulk runs left open (their leads in flight are paid for), then close
+        the connection pool (unless it was passed in as `http_client`).
+
+        Examples:
+            >>> client = LeadEnrich()  # doctest: +SKIP
+            >>> client.close()  # doctest: +SKIP
+        """
+        self._bulk_runs.close()
+        super().close()
 
     def health(self) -> Health:
         """The liveness check; needs no key and spends nothing.
@@ -162,10 +175,23 @@ class AsyncLeadEnrich(AsyncAPIClient):
         self._bind_resources()
 
     def _bind_resources(self) -> None:
-        self.leads = AsyncLeads(self._request, self._enrichment_slot, self._durations)
+        self._bulk_runs = AsyncOpenRuns()
+        self.leads = AsyncLeads(self._request, self._enrichment_slot, self._durations, self._bulk_runs)
         self.jobs = AsyncJobs(self._request)
         self.email = AsyncEmail(self._request)
         self.mobile = AsyncMobile(self._request)
+
+    async def aclose(self) -> None:
+        """Finish the bulk runs left open (a `break` out of `enrich_iter` leaves its leads
+        in flight, paid for), then close the connection pool (unless it was passed in as
+        `http_client`).
+
+        Examples:
+            >>> client = AsyncLeadEnrich()  # doctest: +SKIP
+            >>> await client.aclose()  # doctest: +SKIP
+        """
+        await self._bulk_runs.aclose()
+        await super().aclose()
 
     async def health(self) -> Health:
         """The liveness check; needs no key and spends nothing.

@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import os
-from collections.abc import AsyncIterator, Callable, Iterable, Iterator
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Iterator
 from typing import Any
 
 from .. import _clock, _endpoints
+from .._bulk.iteration import AsyncBulkIterator, AsyncOpenRuns, OpenRuns
 from .._bulk.progress import ProgressOption
 from .._bulk.results import BulkOutcome, BulkResult
-from .._bulk.runner import Strategy, prepare
+from .._bulk.runner import AsyncService, Service, Strategy, prepare
 from .._bulk.runner import arun as arun_bulk
 from .._bulk.runner import run as run_bulk
 from .._endpoints import LeadLike
@@ -30,10 +31,13 @@ class Leads:
         'Acme'
     """
 
-    def __init__(self, send: SyncSend, slot: SyncSlot, durations: JobDurations) -> None:
+    def __init__(
+        self, send: SyncSend, slot: SyncSlot, durations: JobDurations, runs: OpenRuns | None = None
+    ) -> None:
         self._send = send
         self._slot = slot
         self._durations = durations
+        self._runs = runs if runs is not None else OpenRuns()
 
     def enrich(self, lead: LeadLike, *, callback_url: str | None = None) -> EnrichJobCreated:
         """Start an asynchronous enrichment; returns at once with a queued job.
@@ -88,6 +92,16 @@ class Leads:
             >>> lead.enrichment.tags  # doctest: +SKIP
             ['mid-market', 'manufacturing']
         """
+        return self._enrich_and_wait(lead, timeout, poll_interval, on_progress, None)
+
+    def _enrich_and_wait(
+        self,
+        lead: LeadLike,
+        timeout: float,
+        poll_interval: float | None,
+        on_progress: Callable[[JobOut], object] | None,
+        on_created: Callable[[str], None] | None,
+    ) -> LeadOut:
         waiter = Waiter[JobOut]("enrichment job", Deadline(timeout), poll_interval, on_progress)
         call = _endpoints.enrich(lead)
         with self._slot(waiter.deadline):
@@ -96,12 +110,21 @@ class Leads:
             waiter.created(
                 f"enrichment job {created.job_id}", JobOut(job_id=created.job_id, status=created.status)
             )
+            if on_created is not None:
+                on_created(created.job_id)
             waiter.stay_quiet(self._durations.quiet_period())
             _clock.sleep(waiter.next_delay())
             poll = _endpoints.get_job(created.job_id)
             job = wait(lambda: self._send(poll), waiter)
         self._durations.record(job)
         return lead_of(job)
+
+    def _wait_job(self, job_id: str, poll_interval: float | None) -> JobOut:
+        waiter = Waiter[JobOut](
+            f"enrichment job {job_id}", Deadline(DEFAULT_JOB_TIMEOUT), poll_interval, None
+        )
+        poll = _endpoints.get_job(job_id)
+        return wait(lambda: self._send(poll), waiter)
 
     def enrich_iter(
         self,
@@ -133,14 +156,18 @@ class Leads:
             strategy=strategy,
             poll_interval=poll_interval,
         )
-        if strategy == "async":
 
-            def enrich(lead: LeadIn) -> LeadOut:
-                return self.enrich_and_wait(lead, poll_interval=poll_interval)
+        def enrich(lead: LeadIn, on_created: Callable[[str], None]) -> LeadOut:
+            if strategy == "async":
+                return self._enrich_and_wait(lead, DEFAULT_JOB_TIMEOUT, poll_interval, None, on_created)
+            return self.enrich_sync(lead)
 
-        else:
-            enrich = self.enrich_sync
-        return run_bulk(run, enrich, lambda: self.iter(page_size=100))
+        service = Service(
+            enrich=enrich,
+            poll=lambda job_id: self._wait_job(job_id, poll_interval),
+            page=lambda limit, skip: self.list(limit=limit, skip=skip),
+        )
+        return self._runs.track(run_bulk(run, service))
 
     def enrich_many(
         self,
@@ -258,10 +285,13 @@ class AsyncLeads:
         >>> lead = await client.leads.enrich_sync({"company": "Acme", "domain": "acme.com"})  # doctest: +SKIP
     """
 
-    def __init__(self, send: AsyncSend, slot: AsyncSlot, durations: JobDurations) -> None:
+    def __init__(
+        self, send: AsyncSend, slot: AsyncSlot, durations: JobDurations, runs: AsyncOpenRuns | None = None
+    ) -> None:
         self._send = send
         self._slot = slot
         self._durations = durations
+        self._runs = runs if runs is not None else AsyncOpenRuns()
 
     async def enrich(self, lead: LeadLike, *, callback_url: str | None = None) -> EnrichJobCreated:
         """Start an asynchronous enrichment; see [`Leads.enrich`][leadenrich._resources.leads.Leads.enrich].
@@ -292,6 +322,16 @@ class AsyncLeads:
         Examples:
             >>> lead = await client.leads.enrich_and_wait({"company": "Acme", "domain": "acme.com"})  # doctest: +SKIP
         """
+        return await self._enrich_and_wait(lead, timeout, poll_interval, on_progress, None)
+
+    async def _enrich_and_wait(
+        self,
+        lead: LeadLike,
+        timeout: float,
+        poll_interval: float | None,
+        on_progress: Callable[[JobOut], object] | None,
+        on_created: Callable[[str], Awaitable[None]] | None,
+    ) -> LeadOut:
         waiter = Waiter[JobOut]("enrichment job", Deadline(timeout), poll_interval, on_progress)
         call = _endpoints.enrich(lead)
         async with self._slot(waiter.deadline):
@@ -300,12 +340,21 @@ class AsyncLeads:
             waiter.created(
                 f"enrichment job {created.job_id}", JobOut(job_id=created.job_id, status=created.status)
             )
+            if on_created is not None:
+                await on_created(created.job_id)
             waiter.stay_quiet(self._durations.quiet_period())
             await _clock.async_sleep(waiter.next_delay())
             poll = _endpoints.get_job(created.job_id)
             job = await async_wait(lambda: self._send(poll), waiter)
         self._durations.record(job)
         return lead_of(job)
+
+    async def _wait_job(self, job_id: str, poll_interval: float | None) -> JobOut:
+        waiter = Waiter[JobOut](
+            f"enrichment job {job_id}", Deadline(DEFAULT_JOB_TIMEOUT), poll_interval, None
+        )
+        poll = _endpoints.get_job(job_id)
+        return await async_wait(lambda: self._send(poll), waiter)
 
     def enrich_iter(
         self,
@@ -317,7 +366,7 @@ class AsyncLeads:
         progress: ProgressOption = None,
         poll_interval: float | None = None,
         strategy: Strategy = "sync",
-    ) -> AsyncIterator[BulkOutcome]:
+    ) -> AsyncBulkIterator:
         """Enrich many leads, yielding outcomes as they complete; see [`Leads.enrich_many`][leadenrich._resources.leads.Leads.enrich_many].
 
         Cancelling the consuming task (or stopping the iteration) starts no new lead and
@@ -338,14 +387,18 @@ class AsyncLeads:
             strategy=strategy,
             poll_interval=poll_interval,
         )
-        if strategy == "async":
 
-            async def enrich(lead: LeadIn) -> LeadOut:
-                return await self.enrich_and_wait(lead, poll_interval=poll_interval)
+        async def enrich(lead: LeadIn, on_created: Callable[[str], Awaitable[None]]) -> LeadOut:
+            if strategy == "async":
+                return await self._enrich_and_wait(lead, DEFAULT_JOB_TIMEOUT, poll_interval, None, on_created)
+            return await self.enrich_sync(lead)
 
-        else:
-            enrich = self.enrich_sync
-        return arun_bulk(run, enrich, lambda: self.iter(page_size=100))
+        service = AsyncService(
+            enrich=enrich,
+            poll=lambda job_id: self._wait_job(job_id, poll_interval),
+            page=lambda limit, skip: self.list(limit=limit, skip=skip),
+        )
+        return AsyncBulkIterator(arun_bulk(run, service), self._runs)
 
     async def enrich_many(
         self,

@@ -255,7 +255,9 @@ class FakeServer:
         if not isinstance(times, int) or times < 1:  # pyright: ignore[reportUnnecessaryIsInstance]
             raise ValueError(f"times must be an int >= 1, got {times!r}")
         if kind == "server_error" and status not in (500, 502, 503):
-            raise ValueError(f"a server_error's status is 500, 502 or 503, got {status!r}; use kind='refused'")
+            raise ValueError(
+                f"a server_error's status is 500, 502 or 503, got {status!r}; use kind='refused'"
+            )
         self.state.scripted.add(ScriptedFault(method.upper(), path, kind, status, times))
 
     def revoke_key(self, key: str) -> None:
