@@ -270,12 +270,13 @@ class Plan:
         before sending: the "started" line on disk, so that a rerun knows to look for it.
         """
         with self._lock:
-            if self._stop is not None:
+            stopped = self._stop
+            if stopped is not None:
                 self._reserved -= 1
-                return self._with_copies(
-                    [BulkOutcome(item.index, item.given, "skipped", error=self._stop)]
-                ), None
-            self._sent[item.key] = datetime.now(timezone.utc)
+            else:
+                self._sent[item.key] = datetime.now(timezone.utc)
+        if stopped is not None:
+            return self._with_copies([BulkOutcome(item.index, item.given, "skipped", error=stopped)]), None
         if self._checkpoint is None:
             return [], None
         return [], self._checkpoint.started(item.key, item.index)

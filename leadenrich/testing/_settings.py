@@ -98,6 +98,8 @@ class FakeSettings:
     """Share of enrichment requests that start a burst of `upstream_full` 429s."""
     upstream_full_burst: int = 5
     """How many enrichment requests in a row one burst refuses, its first included."""
+    lead_order: Literal["newest_first", "oldest_first"] = "newest_first"
+    """The order of `GET /leads`, which the spec leaves open."""
 
     def __post_init__(self) -> None:
         _positive_number("time_scale", self.time_scale, "1.0 is real time, 0.005 makes 30 s last 0.15 s")
@@ -123,6 +125,10 @@ class FakeSettings:
             )
         _positive_number("slow_seconds", self.slow_seconds, "real seconds")
         _integer("upstream_full_burst", self.upstream_full_burst, 1)
+        if self.lead_order not in ("newest_first", "oldest_first"):
+            raise ValueError(
+                f"FakeSettings.lead_order must be 'newest_first' or 'oldest_first', got {self.lead_order!r}"
+            )
         for name in ("enrichment_fails", "email_found", "mobile_found"):
             if not callable(getattr(self, name)):
                 raise ValueError(

@@ -364,9 +364,11 @@ class FakeState(Journal):
             self._cond.notify_all()
 
     def page(self, caller: Caller, limit: int, skip: int) -> tuple[list[LeadOut], int]:
-        """One page of the account's leads, newest first, and how many there are."""
+        """One page of the account's leads, in the settings' order, and how many there are."""
         with self._cond:
-            mine = [lead for lead in reversed(self._leads.values()) if lead.user == caller.user]
+            mine = [lead for lead in self._leads.values() if lead.user == caller.user]
+            if self.settings.lead_order == "newest_first":
+                mine.reverse()
             return [lead.out() for lead in mine[skip : skip + limit]], len(mine)
 
     def usage(self, caller: Caller) -> UsageOut:
