@@ -65,6 +65,9 @@ _ACCOUNT_ERRORS = (AuthenticationError, PermissionDeniedError, QuotaExceededErro
 # forever: a service that answers nothing else (a throttled key, a proxy) would hold the
 # run for good. Each round already includes the client's own retries.
 _RATE_LIMITED_ROUNDS = 10
+# Faults that pass: a job whose poll met one is polled again, this many times at most.
+_PASSING = (APIConnectionError, InternalServerError, APIResponseValidationError)
+_POLL_TRIES = 3
 # A pause (a 429's, a lookup's retry) checks this often whether the run was stopped.
 _PAUSE_STEP = 1.0
 
@@ -90,10 +93,13 @@ class Send:
 
 @dataclass(frozen=True)
 class Poll:
-    """Poll the job an earlier run created for the lead, instead of sending it again."""
+    """Poll a recorded job to its end, instead of sending its lead again."""
 
     item: Item
     job_id: str
+    fresh: bool = False
+    """Created by this run (its credit is this run's), not by an earlier one."""
+    tries: int = 1
 
 
 @dataclass(frozen=True)
@@ -327,9 +333,13 @@ class Plan:
         if isinstance(error, _ACCOUNT_ERRORS):
             self.stop(LeadEnrichError(f"not started: the account was refused ({error})"))
         if job_id is not None and not isinstance(error, JobFailedError):
-            # The job exists: whatever came after, it may run and be charged.
+            # The job exists: whatever came after, it may run and be charged. A poll that
+            # met a passing fault is polled again; anything else is reported.
             with self._lock:
                 self._maybe += 1
+                if isinstance(error, _PASSING):
+                    self._polls.append(Poll(item, job_id, fresh=True))
+                    return []
             return self._with_copies([self._maybe_charged(item, error, job_id)])
         return self._failed(item, error, job_id)
 
@@ -388,22 +398,39 @@ class Plan:
         item = poll.item
         if job is not None:
             try:
-                return self._done(item, lead_of(job), charged=False, resumed=True)
+                lead = lead_of(job)
             except JobFailedError as exc:
-                # Failed, so refunded: the lead may be sent again, as a new job.
-                self._record(
-                    item, BulkOutcome(item.index, item.given, "failed", error=exc), maybe_charged=False
-                )
-                with self._lock:
-                    del self._jobs[item.key]
-                    self._pending.appendleft(item)
-                return []
+                return self._job_failed(poll, exc)
             except LeadEnrichError as exc:
                 error = exc
+            else:
+                charged = poll.fresh and not lead.deduped
+                with self._lock:
+                    self._maybe -= int(poll.fresh)
+                    self._spent += int(charged)
+                return self._done(item, lead, charged=charged, resumed=not poll.fresh)
         assert error is not None
+        if isinstance(error, _PASSING) and poll.tries < _POLL_TRIES:
+            with self._lock:
+                self._polls.append(replace(poll, tries=poll.tries + 1))
+            return []
         if isinstance(error, _ACCOUNT_ERRORS):
             self.stop(LeadEnrichError(f"not started: the account was refused ({error})"))
         return self._with_copies([self._maybe_charged(item, error, poll.job_id)])
+
+    def _job_failed(self, poll: Poll, error: JobFailedError) -> list[BulkOutcome]:
+        # Failed, so refunded: nothing to chase any more.
+        item = poll.item
+        with self._lock:
+            del self._jobs[item.key]
+            self._maybe -= int(poll.fresh)
+            if not poll.fresh:
+                # An earlier run's: sent again now, as a new job.
+                self._pending.appendleft(item)
+        if poll.fresh:
+            return self._failed(item, error, poll.job_id)
+        self._record(item, BulkOutcome(item.index, item.given, "failed", error=error), maybe_charged=False)
+        return []
 
     def looked_up(
         self, lookup: Lookup, scan: Scan | None, error: LeadEnrichError | None
