@@ -13,7 +13,6 @@ import pytest
 import respx
 
 from leadenrich import (
-    APIConnectionError,
     AuthenticationError,
     BulkResult,
     InternalServerError,
@@ -24,7 +23,7 @@ from leadenrich import (
     PollTimeoutError,
     RateLimitError,
 )
-from leadenrich._bulk.checkpoint import Checkpoint, Resume
+from leadenrich._bulk.checkpoint import Checkpoint
 from leadenrich._bulk.inputs import Item, read_items
 from leadenrich._bulk.plan import Plan, Send, is_ambiguous
 from tests.helpers import FakeClock, call, collect, lead_out

@@ -89,7 +89,7 @@ class FakeState(Journal):
         self._lookups: dict[str, StoredLookup] = {}
         self._in_flight = 0
         self._peak_in_flight = 0
-        self.scripted = ScriptedFaults()
+        self.scripted: ScriptedFaults = ScriptedFaults()
         """Faults asked for by name (FakeServer.fail_next), played before any rate's."""
 
     def add_key(
