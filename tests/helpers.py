@@ -157,3 +157,19 @@ def age_checkpoint(path: Path, seconds: float = 300.0) -> None:
         entry["at"] = (datetime.fromisoformat(entry["at"]) - timedelta(seconds=seconds)).isoformat()
         lines.append(json.dumps(entry))
     path.write_text("".join(f"{line}\n" for line in lines), encoding="utf-8")
+
+
+def scaled_client(kind: str, server: Any, key: str | None = None, **options: Any) -> Any:
+    """A LeadEnrich ("sync") or AsyncLeadEnrich ("async") on `server`, paced in API
+    seconds: what a ScaledClock of the server's time_scale counts."""
+    from leadenrich import AsyncLeadEnrich, LeadEnrich, RateLimits
+
+    settings = server.settings
+    limits = RateLimits(
+        sync_per_minute=settings.sync_per_minute,
+        async_per_minute=settings.async_per_minute,
+        period=settings.rate_window_seconds,
+        concurrent_enrichments=settings.max_concurrent_enrichments,
+    )
+    cls = LeadEnrich if kind == "sync" else AsyncLeadEnrich
+    return cls(api_key=key or server.api_key, base_url=server.url, rate_limits=limits, **options)

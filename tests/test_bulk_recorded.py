@@ -23,14 +23,12 @@ from leadenrich import (
     AuthenticationError,
     BulkResult,
     InternalServerError,
-    LeadEnrich,
     NotFoundError,
     PollTimeoutError,
-    RateLimits,
 )
 from leadenrich._bulk.checkpoint import fingerprint
 from leadenrich.testing import FakeServer
-from tests.helpers import ScaledClock, call
+from tests.helpers import ScaledClock, call, scaled_client
 
 pytestmark = pytest.mark.anyio
 
@@ -44,14 +42,13 @@ def rows(count: int, prefix: str = "Co") -> list[dict[str, str]]:
 
 
 @pytest.fixture(autouse=True)
-def scaled_clock(monkeypatch: pytest.MonkeyPatch) -> ScaledClock:
-    clock = ScaledClock(SCALE)
-    clock.install(monkeypatch)
-    return clock
+def scaled_clock(monkeypatch: pytest.MonkeyPatch) -> None:
+    ScaledClock(SCALE).install(monkeypatch)
 
 
 @pytest.fixture(params=["sync", "async"])
 def kind(request: pytest.FixtureRequest) -> str:
+    """Each test runs on LeadEnrich, then on AsyncLeadEnrich."""
     return str(request.param)
 
 
@@ -61,17 +58,7 @@ def server() -> Iterator[FakeServer]:
         yield fake
 
 
-def make_client(kind: str, server: FakeServer, key: str | None = None, **options: Any) -> Any:
-    settings = server.settings
-    # Paced in API seconds, which is what the scaled clock counts.
-    limits = RateLimits(
-        sync_per_minute=settings.sync_per_minute,
-        async_per_minute=settings.async_per_minute,
-        period=settings.rate_window_seconds,
-        concurrent_enrichments=settings.max_concurrent_enrichments,
-    )
-    cls = LeadEnrich if kind == "sync" else AsyncLeadEnrich
-    return cls(api_key=key or server.api_key, base_url=server.url, rate_limits=limits, **options)
+make_client = scaled_client
 
 
 @pytest.fixture

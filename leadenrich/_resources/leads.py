@@ -184,7 +184,9 @@ class Leads:
 
         One lead's failure never stops the others; every lead gets an outcome. 429s are
         waited out (they are never charged), and a lead whose answer was lost is looked up
-        among the account's stored leads before it is called failed.
+        among the account's stored leads, once the service must be done with it, before
+        it is called failed. Identical rows are one lead: enriched once, and every copy
+        gets its outcome (`duplicate_of`).
 
         Args:
             leads: LeadIn objects, dicts of LeadIn fields, or a pandas DataFrame whose
@@ -193,9 +195,11 @@ class Leads:
                 time, so more than 5 only queues (see `RateLimits.concurrent_enrichments`).
             max_credits: Start no new enrichment once this many credits could be spent;
                 the leads left are reported as `skipped`.
-            checkpoint: A JSONL file. Each finished lead is appended as it completes, and
-                a rerun with the same file skips the leads already enriched, so a crash
-                or Ctrl-C loses nothing that was paid for.
+            checkpoint: A JSONL file. Every fact about a lead is appended as it is
+                learnt (started, its job id, its answer lost, finished), and a rerun with
+                the same file skips the leads already enriched, polls the jobs it knows
+                and looks up the leads whose answer was lost, so a crash or Ctrl-C loses
+                nothing that was paid for and charges nothing twice.
             progress: None shows a progress bar (tqdm) when interactive; True always,
                 False never; or a callable that receives each BulkOutcome.
             poll_interval: The first polling interval of the `async` strategy.
@@ -372,11 +376,14 @@ class AsyncLeads:
         Cancelling the consuming task (or stopping the iteration) starts no new lead and
         lets the leads in flight finish, since the service enriches and charges them
         anyway, so they reach the checkpoint; cancelling again abandons them, and a
-        resumed run then looks them up before sending them again.
+        resumed run then looks them up before sending them again. After a `break`, they
+        finish when the iterator is closed: on leaving `async with` on it, or at the
+        latest when the client is closed, before its connections are.
 
         Examples:
-            >>> async for outcome in client.leads.enrich_iter(rows):  # doctest: +SKIP
-            ...     print(outcome.index, outcome.status)
+            >>> async with client.leads.enrich_iter(rows) as outcomes:  # doctest: +SKIP
+            ...     async for outcome in outcomes:
+            ...         print(outcome.index, outcome.status)
         """
         run = prepare(
             leads,
