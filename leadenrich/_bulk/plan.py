@@ -12,6 +12,7 @@ with a known job id is never sent again: a rerun polls its job.
 
 from __future__ import annotations
 
+import logging
 import random
 import threading
 from collections import deque
@@ -42,6 +43,8 @@ from .checkpoint import Checkpoint, Resume
 from .inputs import Item
 from .lookup import Scan
 from .results import BulkOutcome
+
+logger = logging.getLogger("leadenrich")
 
 __all__ = ["SERVICE", "Lookup", "Plan", "Poll", "Send", "ServiceTimes", "Task", "is_ambiguous"]
 
@@ -180,6 +183,12 @@ class Plan:
                 latest = max(since, resume.lost.get(item.key, since))
                 wait = (latest - wall).total_seconds() + self._service.settle
                 self._parked.append(Parked(item, since, now + max(0.0, wait), None))
+                logger.info(
+                    "lead %d: an earlier run sent it without hearing back; looking it up in %.0f s, "
+                    "once the service must be done with it, while the other leads go on",
+                    item.index,
+                    max(0.0, wait),
+                )
             else:
                 self._pending.append(item)
         self.ready = self._with_copies(self.ready)
@@ -323,6 +332,13 @@ class Plan:
                 wait = self._service.settle if isinstance(error, APIConnectionError) else 0.0
                 self._maybe += 1
                 self._parked.append(Parked(item, self._sent[item.key], _clock.monotonic() + wait, error))
+                logger.info(
+                    "lead %d: its answer was lost (%s); looking it up in %.0f s, once the service "
+                    "must be done with it",
+                    item.index,
+                    type(error).__name__,
+                    wait,
+                )
                 parked = True
             else:
                 parked = False
