@@ -94,8 +94,8 @@ def events(path: Path, event: str) -> list[dict[str, Any]]:
 async def test_a_job_outliving_the_wait_is_polled_on_resume_not_sent_again(kind: str, tmp_path: Path) -> None:
     path = tmp_path / "run.jsonl"
     leads = rows(2)
-    # Jobs of 400 API seconds outlive enrich_and_wait's 300 s deadline.
-    with FakeServer(time_scale=SCALE, enrichment_seconds=(400.0, 400.0)) as server:
+    # Jobs of 2000 API seconds outlive the wait of 300 s and the two polls of 300 s after it.
+    with FakeServer(time_scale=SCALE, enrichment_seconds=(2000.0, 2000.0)) as server:
         client = make_client(kind, server)
         first: BulkResult = await call(
             client.leads.enrich_many(leads, strategy="async", checkpoint=path, progress=False)
@@ -103,7 +103,7 @@ async def test_a_job_outliving_the_wait_is_polled_on_resume_not_sent_again(kind:
         assert all(isinstance(o.error, PollTimeoutError) and o.maybe_charged for o in first)
         recorded = {entry["job_id"] for entry in events(path, "job")}
         assert recorded == {o.job_id for o in first}, "every job id was written down"
-        assert server.state.wait_until(lambda: len(server.state.leads()) == 2)
+        assert server.state.wait_until(lambda: len(server.state.leads()) == 2, timeout=60)
 
         second: BulkResult = await call(
             client.leads.enrich_many(leads, strategy="async", checkpoint=path, progress=False)
@@ -112,6 +112,17 @@ async def test_a_job_outliving_the_wait_is_polled_on_resume_not_sent_again(kind:
         assert [(o.status, o.resumed, o.job_id in recorded) for o in second] == [("enriched", True, True)] * 2
         assert posts(server) == 2, "a lead with a recorded job was sent again"
         assert_charged_once(server)
+
+
+async def test_a_job_outliving_one_wait_is_polled_again_in_the_run(kind: str) -> None:
+    # 400 API seconds: past the 300 s wait, within the poll that follows it.
+    with FakeServer(time_scale=SCALE, enrichment_seconds=(400.0, 400.0)) as server:
+        client = make_client(kind, server)
+        result: BulkResult = await call(client.leads.enrich_many(rows(2), strategy="async", progress=False))
+        await close(client)
+        assert [(o.status, o.charged, o.job_id is not None) for o in result] == [("enriched", True, True)] * 2
+        assert posts(server) == 2
+        assert result.credits_spent == server.state.charged("enrichment") == 2
 
 
 # 2. An error after the job exists is not a clean failure.

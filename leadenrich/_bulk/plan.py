@@ -68,8 +68,9 @@ _ACCOUNT_ERRORS = (AuthenticationError, PermissionDeniedError, QuotaExceededErro
 # forever: a service that answers nothing else (a throttled key, a proxy) would hold the
 # run for good. Each round already includes the client's own retries.
 _RATE_LIMITED_ROUNDS = 10
-# Faults that pass: a job whose poll met one is polled again, this many times at most.
-_PASSING = (APIConnectionError, InternalServerError, APIResponseValidationError)
+# What a poll of a known job may meet and still see the job's end by polling again: a
+# passing fault, or a wait that ran out (the job is paid for; a rerun would poll it too).
+_PASSING = (APIConnectionError, InternalServerError, APIResponseValidationError, PollTimeoutError)
 _POLL_TRIES = 3
 # A pause (a 429's, a lookup's retry) checks this often whether the run was stopped.
 _PAUSE_STEP = 1.0
@@ -116,6 +117,8 @@ class Parked:
     """When (on `_clock.monotonic()`) the service must be done with it."""
     error: LeadEnrichError | None
     """What this run met; None for a lead an earlier run left."""
+    looks: int = 1
+    """Which lookup of it this is."""
 
 
 @dataclass(frozen=True)
@@ -142,8 +145,12 @@ class Plan:
         max_credits: int | None,
         checkpoint: Checkpoint | None,
         service: ServiceTimes = SERVICE,
+        looks: int = 1,
     ) -> None:
+        """`looks`: how many lookups a lead whose answer was lost gets, a settle window
+        apart, before it is reported maybe charged."""
         self._checkpoint = checkpoint
+        self._looks = looks
         self._max_credits = max_credits
         self._service = service
         self._lock = threading.Lock()
@@ -468,6 +475,12 @@ class Plan:
                     f"be checked for it ({error}); run again to look once more"
                 )
                 outcomes += self._with_copies([self._maybe_charged(item, parked.error or why, None)])
+            elif fresh and parked.looks < self._looks:
+                # Not stored yet: a job may wait in the service's queue well past the time
+                # a sync enrichment takes.
+                with self._lock:
+                    due = _clock.monotonic() + self._service.settle
+                    self._parked.append(replace(parked, due=due, looks=parked.looks + 1))
             elif fresh:
                 assert parked.error is not None
                 outcomes += self._with_copies([self._maybe_charged(item, parked.error, None)])

@@ -34,6 +34,8 @@ __all__ = ["AsyncService", "Run", "Service", "Strategy", "arun", "prepare", "run
 Strategy = Literal["sync", "async"]
 """`sync`: one blocking enrich request per lead. `async`: create a job, then poll it."""
 
+_JOB_LOOKS = 3
+
 
 @dataclass(frozen=True)
 class Service:
@@ -65,9 +67,13 @@ class Run:
     max_credits: int | None
     concurrency: int
     progress: ProgressOption
+    strategy: Strategy
 
     def plan(self, resume: Resume) -> Plan:
-        return Plan(self.items, resume, self.max_credits, self.checkpoint)
+        # A job whose creation answer was lost may sit in the service's queue for a
+        # while: it gets three lookups. A sync enrichment is done within one window.
+        looks = _JOB_LOOKS if self.strategy == "async" else 1
+        return Plan(self.items, resume, self.max_credits, self.checkpoint, looks=looks)
 
 
 def prepare(
@@ -90,7 +96,7 @@ def prepare(
         seconds("poll_interval", poll_interval, positive=True)
     items = read_items(leads)
     store = Checkpoint(checkpoint) if checkpoint is not None else None
-    return Run(items, store, max_credits, concurrency, progress)
+    return Run(items, store, max_credits, concurrency, progress, "async" if strategy == "async" else "sync")
 
 
 def _count(number: int, noun: str) -> str:
