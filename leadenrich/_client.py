@@ -8,7 +8,7 @@ import httpx
 
 from . import _endpoints
 from ._base_client import AsyncAPIClient, SyncAPIClient
-from ._bulk.iteration import AsyncOpenRuns, OpenRuns
+from ._bulk.iteration import AsyncOpenIterations, OpenIterations
 from ._config import (
     DEFAULT_MAX_RETRIES,
     DEFAULT_MAX_RETRY_AFTER,
@@ -90,8 +90,8 @@ class LeadEnrich(SyncAPIClient):
         self._bind_resources()
 
     def _bind_resources(self) -> None:
-        self._bulk_runs = OpenRuns()
-        self.leads = Leads(self._request, self._enrichment_slot, self._durations, self._bulk_runs)
+        self._bulk_iterations = OpenIterations()
+        self.leads = Leads(self._request, self._enrichment_slot, self._durations, self._bulk_iterations)
         self.jobs = Jobs(self._request)
         self.email = Email(self._request)
         self.mobile = Mobile(self._request)
@@ -104,7 +104,7 @@ class LeadEnrich(SyncAPIClient):
             >>> client = LeadEnrich()  # doctest: +SKIP
             >>> client.close()  # doctest: +SKIP
         """
-        self._bulk_runs.close()
+        self._bulk_iterations.close()
         super().close()
 
     def health(self) -> Health:
@@ -175,8 +175,8 @@ class AsyncLeadEnrich(AsyncAPIClient):
         self._bind_resources()
 
     def _bind_resources(self) -> None:
-        self._bulk_runs = AsyncOpenRuns()
-        self.leads = AsyncLeads(self._request, self._enrichment_slot, self._durations, self._bulk_runs)
+        self._bulk_iterations = AsyncOpenIterations()
+        self.leads = AsyncLeads(self._request, self._enrichment_slot, self._durations, self._bulk_iterations)
         self.jobs = AsyncJobs(self._request)
         self.email = AsyncEmail(self._request)
         self.mobile = AsyncMobile(self._request)
@@ -190,7 +190,7 @@ class AsyncLeadEnrich(AsyncAPIClient):
             >>> client = AsyncLeadEnrich()  # doctest: +SKIP
             >>> await client.aclose()  # doctest: +SKIP
         """
-        await self._bulk_runs.aclose()
+        await self._bulk_iterations.aclose()
         await super().aclose()
 
     async def health(self) -> Health:

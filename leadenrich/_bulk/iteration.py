@@ -19,7 +19,7 @@ from typing_extensions import Self
 
 from .results import BulkOutcome
 
-__all__ = ["AsyncBulkIterator", "AsyncOpenRuns", "OpenRuns"]
+__all__ = ["AsyncBulkIterator", "AsyncOpenIterations", "OpenIterations"]
 
 
 class AsyncBulkIterator(AsyncIterator[BulkOutcome]):
@@ -37,10 +37,10 @@ class AsyncBulkIterator(AsyncIterator[BulkOutcome]):
         ...             break
     """
 
-    def __init__(self, outcomes: AsyncGenerator[BulkOutcome, None], runs: AsyncOpenRuns) -> None:
+    def __init__(self, outcomes: AsyncGenerator[BulkOutcome, None], iterations: AsyncOpenIterations) -> None:
         self._outcomes = outcomes
-        self._runs = runs
-        runs.add(self)
+        self._iterations = iterations
+        iterations.add(self)
 
     def __aiter__(self) -> Self:
         return self
@@ -49,7 +49,7 @@ class AsyncBulkIterator(AsyncIterator[BulkOutcome]):
         try:
             return await self._outcomes.__anext__()
         except StopAsyncIteration:
-            self._runs.discard(self)
+            self._iterations.discard(self)
             raise
 
     async def aclose(self) -> None:
@@ -61,7 +61,7 @@ class AsyncBulkIterator(AsyncIterator[BulkOutcome]):
         try:
             await self._outcomes.aclose()
         finally:
-            self._runs.discard(self)
+            self._iterations.discard(self)
 
     async def __aenter__(self) -> Self:
         return self
@@ -75,7 +75,7 @@ class AsyncBulkIterator(AsyncIterator[BulkOutcome]):
         await self.aclose()
 
 
-class AsyncOpenRuns:
+class AsyncOpenIterations:
     """The async runs of one client not yet finished; held strongly, so none is left to
     the garbage collector's timing."""
 
@@ -93,7 +93,7 @@ class AsyncOpenRuns:
             await run.aclose()
 
 
-class OpenRuns:
+class OpenIterations:
     """The sync runs of one client not yet finished. Held weakly: a generator nobody
     holds is closed at once, on the spot (its leads in flight finish there)."""
 

@@ -29,7 +29,7 @@ if TYPE_CHECKING:
     import asyncio
     import os
 
-__all__ = ["AsyncService", "Run", "Service", "Strategy", "arun", "prepare", "run"]
+__all__ = ["AsyncService", "Batch", "Service", "Strategy", "aiterate", "iterate", "prepare"]
 
 Strategy = Literal["sync", "async"]
 """`sync`: one blocking enrich request per lead. `async`: create a job, then poll it."""
@@ -59,8 +59,8 @@ class AsyncService:
 
 
 @dataclass(frozen=True)
-class Run:
-    """A validated bulk run, not started: nothing is read from disk or sent yet."""
+class Batch:
+    """A validated bulk input and its options, not started: nothing is read from disk or sent yet."""
 
     items: list[Item]
     checkpoint: Checkpoint | None
@@ -85,7 +85,7 @@ def prepare(
     progress: ProgressOption,
     strategy: str,
     poll_interval: float | None,
-) -> Run:
+) -> Batch:
     """Validate the options and the input: nothing is read from disk or sent yet."""
     integer("concurrency", concurrency, 1)
     if max_credits is not None:
@@ -96,7 +96,7 @@ def prepare(
         seconds("poll_interval", poll_interval, positive=True)
     items = read_items(leads)
     store = Checkpoint(checkpoint) if checkpoint is not None else None
-    return Run(items, store, max_credits, concurrency, progress, "async" if strategy == "async" else "sync")
+    return Batch(items, store, max_credits, concurrency, progress, "async" if strategy == "async" else "sync")
 
 
 def _count(number: int, noun: str) -> str:
@@ -119,12 +119,12 @@ def _written(line: Future[None] | None) -> None:
         line.result()
 
 
-def run(run_: Run, service: Service) -> Generator[BulkOutcome, None, None]:
+def iterate(batch: Batch, service: Service) -> Generator[BulkOutcome, None, None]:
     """Run the plan on a thread pool, yielding outcomes as they settle."""
-    store = run_.checkpoint
+    store = batch.checkpoint
     try:
-        plan = run_.plan(store.load() if store is not None else Resume())
-        report = reporter(run_.progress, plan.total)
+        plan = batch.plan(store.load() if store is not None else Resume())
+        report = reporter(batch.progress, plan.total)
     except BaseException:
         if store is not None:
             store.close()
@@ -157,7 +157,7 @@ def run(run_: Run, service: Service) -> Generator[BulkOutcome, None, None]:
 
     try:
         yield from _emit(report, plan.ready)
-        yield from _pool(plan, execute, run_.concurrency, report)
+        yield from _pool(plan, execute, batch.concurrency, report)
     finally:
         report.close()
         if store is not None:
@@ -207,17 +207,17 @@ def _pool(
         pool.shutdown(wait=not abandoning, cancel_futures=True)
 
 
-async def arun(run_: Run, service: AsyncService) -> AsyncGenerator[BulkOutcome, None]:
+async def aiterate(batch: Batch, service: AsyncService) -> AsyncGenerator[BulkOutcome, None]:
     """Run the plan as asyncio tasks, yielding outcomes as they settle.
 
     The checkpoint is read and written on threads: the event loop never waits for the disk.
     """
     import asyncio
 
-    store = run_.checkpoint
+    store = batch.checkpoint
     try:
-        plan = run_.plan(await asyncio.to_thread(store.load) if store is not None else Resume())
-        report = reporter(run_.progress, plan.total)
+        plan = batch.plan(await asyncio.to_thread(store.load) if store is not None else Resume())
+        report = reporter(batch.progress, plan.total)
     except BaseException:
         if store is not None:
             await asyncio.to_thread(store.close)
@@ -257,7 +257,7 @@ async def arun(run_: Run, service: AsyncService) -> AsyncGenerator[BulkOutcome, 
         for outcome in _emit(report, plan.ready):
             yield outcome
         while True:
-            while len(running) < run_.concurrency and (task := plan.next()) is not None:
+            while len(running) < batch.concurrency and (task := plan.next()) is not None:
                 running.add(asyncio.ensure_future(execute(task)))
             for outcome in _emit(report, plan.leftovers()):
                 yield outcome
@@ -267,7 +267,7 @@ async def arun(run_: Run, service: AsyncService) -> AsyncGenerator[BulkOutcome, 
             if not running:
                 await _clock.async_sleep(idle or 0.0)
                 continue
-            timeout = idle if len(running) < run_.concurrency else None
+            timeout = idle if len(running) < batch.concurrency else None
             done, running = await asyncio.wait(running, timeout=timeout, return_when=asyncio.FIRST_COMPLETED)
             for finished in done:
                 for outcome in _emit(report, finished.result()):

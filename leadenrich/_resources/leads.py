@@ -7,12 +7,10 @@ from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Iterat
 from typing import Any
 
 from .. import _clock, _endpoints
-from .._bulk.iteration import AsyncBulkIterator, AsyncOpenRuns, OpenRuns
+from .._bulk.iteration import AsyncBulkIterator, AsyncOpenIterations, OpenIterations
 from .._bulk.progress import ProgressOption
 from .._bulk.results import BulkOutcome, BulkResult
-from .._bulk.runner import AsyncService, Service, Strategy, prepare
-from .._bulk.runner import arun as arun_bulk
-from .._bulk.runner import run as run_bulk
+from .._bulk.runner import AsyncService, Service, Strategy, aiterate, iterate, prepare
 from .._endpoints import LeadLike
 from .._models import EnrichJobCreated, JobOut, LeadDeleted, LeadIn, LeadOut, LeadPage
 from .._pagination import check_page_size, next_skip
@@ -32,12 +30,16 @@ class Leads:
     """
 
     def __init__(
-        self, send: SyncSend, slot: SyncSlot, durations: JobDurations, runs: OpenRuns | None = None
+        self,
+        send: SyncSend,
+        slot: SyncSlot,
+        durations: JobDurations,
+        iterations: OpenIterations | None = None,
     ) -> None:
         self._send = send
         self._slot = slot
         self._durations = durations
-        self._runs = runs if runs is not None else OpenRuns()
+        self._iterations = iterations if iterations is not None else OpenIterations()
 
     def enrich(self, lead: LeadLike, *, callback_url: str | None = None) -> EnrichJobCreated:
         """Start an asynchronous enrichment; returns at once with a queued job.
@@ -147,7 +149,7 @@ class Leads:
             >>> for outcome in client.leads.enrich_iter(rows, checkpoint="run.jsonl"):  # doctest: +SKIP
             ...     print(outcome.index, outcome.status)
         """
-        run = prepare(
+        batch = prepare(
             leads,
             concurrency=concurrency,
             max_credits=max_credits,
@@ -167,7 +169,7 @@ class Leads:
             poll=lambda job_id: self._wait_job(job_id, poll_interval),
             page=lambda limit, skip: self.list(limit=limit, skip=skip),
         )
-        return self._runs.track(run_bulk(run, service))
+        return self._iterations.track(iterate(batch, service))
 
     def enrich_many(
         self,
@@ -290,12 +292,16 @@ class AsyncLeads:
     """
 
     def __init__(
-        self, send: AsyncSend, slot: AsyncSlot, durations: JobDurations, runs: AsyncOpenRuns | None = None
+        self,
+        send: AsyncSend,
+        slot: AsyncSlot,
+        durations: JobDurations,
+        iterations: AsyncOpenIterations | None = None,
     ) -> None:
         self._send = send
         self._slot = slot
         self._durations = durations
-        self._runs = runs if runs is not None else AsyncOpenRuns()
+        self._iterations = iterations if iterations is not None else AsyncOpenIterations()
 
     async def enrich(self, lead: LeadLike, *, callback_url: str | None = None) -> EnrichJobCreated:
         """Start an asynchronous enrichment; see [`Leads.enrich`][leadenrich._resources.leads.Leads.enrich].
@@ -385,7 +391,7 @@ class AsyncLeads:
             ...     async for outcome in outcomes:
             ...         print(outcome.index, outcome.status)
         """
-        run = prepare(
+        batch = prepare(
             leads,
             concurrency=concurrency,
             max_credits=max_credits,
@@ -405,7 +411,7 @@ class AsyncLeads:
             poll=lambda job_id: self._wait_job(job_id, poll_interval),
             page=lambda limit, skip: self.list(limit=limit, skip=skip),
         )
-        return AsyncBulkIterator(arun_bulk(run, service), self._runs)
+        return AsyncBulkIterator(aiterate(batch, service), self._iterations)
 
     async def enrich_many(
         self,
