@@ -279,6 +279,39 @@ async def test_a_lost_answer_is_parked_and_the_worker_moves_on(
     assert result.credits_spent == server.state.charged("enrichment") == 4
 
 
+async def test_a_stop_leaves_parked_leads_to_the_rerun_which_finds_them(
+    kind: str, server: FakeServer, client: Any, tmp_path: Path
+) -> None:
+    path = tmp_path / "run.jsonl"
+    server.fail_next("POST", ENRICH, "drop_after")  # lead 0's answer: parked for 100 s
+    seen: list[int] = []
+    if kind == "sync":
+
+        def interrupt(outcome: Any) -> None:
+            seen.append(outcome.index)
+            raise KeyboardInterrupt
+
+        with pytest.raises(KeyboardInterrupt):
+            client.leads.enrich_many(rows(3), concurrency=1, checkpoint=path, progress=interrupt)
+    else:
+        async with client.leads.enrich_iter(rows(3), concurrency=1, checkpoint=path, progress=False) as run:
+            async for outcome in run:
+                seen.append(outcome.index)
+                break
+    assert seen == [1], "the run stopped at once, without waiting for the parked lead"
+    assert [entry["index"] for entry in events(path, "started")] == [0, 1]
+    assert len(events(path, "lost")) == 1
+
+    result: BulkResult = await call(client.leads.enrich_many(rows(3), checkpoint=path, progress=False))
+    assert [(o.status, o.resumed) for o in result] == [
+        ("enriched", True),
+        ("enriched", True),
+        ("enriched", False),
+    ]
+    assert posts(server) == 3, "the parked lead was sent again"
+    assert_charged_once(server)
+
+
 # 7. The async runner never touches the disk on its event loop; syncs are batched.
 
 
