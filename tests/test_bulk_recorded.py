@@ -23,6 +23,7 @@ from leadenrich import (
     AuthenticationError,
     BulkResult,
     InternalServerError,
+    LeadEnrich,
     NotFoundError,
     PollTimeoutError,
 )
@@ -228,6 +229,26 @@ async def test_identical_rows_are_enriched_once_even_when_the_answer_is_lost(
 # 5. Stop means stop: a lead waiting out a 429 is not sent after the stop.
 
 
+async def stop_after_first(client: Any, leads: list[dict[str, str]], **options: Any) -> list[Any]:
+    """Run until the first outcome, then stop: Ctrl-C (sync client), or leave `async for`
+    inside `async with` on the iterator (async client). Returns the outcomes seen."""
+    seen: list[Any] = []
+    if isinstance(client, LeadEnrich):
+
+        def interrupt(outcome: Any) -> None:
+            seen.append(outcome)
+            raise KeyboardInterrupt
+
+        with pytest.raises(KeyboardInterrupt):
+            client.leads.enrich_many(leads, progress=interrupt, **options)
+        return seen
+    async with client.leads.enrich_iter(leads, progress=False, **options) as outcomes:
+        async for outcome in outcomes:
+            seen.append(outcome)
+            break
+    return seen
+
+
 async def test_a_lead_waiting_out_a_429_is_not_sent_after_the_stop(
     kind: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -237,24 +258,9 @@ async def test_a_lead_waiting_out_a_429_is_not_sent_after_the_stop(
     with FakeServer(time_scale=SCALE, enrichment_seconds=(1.0, 1.0)) as server:
         server.fail_next("POST", ENRICH, status=429)
         client = make_client(kind, server, max_retries=0)
-        seen: list[str] = []
-        if kind == "sync":
-
-            def interrupt(outcome: Any) -> None:
-                seen.append(outcome.status)
-                raise KeyboardInterrupt
-
-            with pytest.raises(KeyboardInterrupt):
-                client.leads.enrich_many(rows(2), concurrency=2, checkpoint=path, progress=interrupt)
-        else:
-            async with client.leads.enrich_iter(
-                rows(2), concurrency=2, checkpoint=path, progress=False
-            ) as run:
-                async for outcome in run:
-                    seen.append(outcome.status)
-                    break
+        seen = await stop_after_first(client, rows(2), concurrency=2, checkpoint=path)
         await close(client)
-        assert seen == ["enriched"]
+        assert [o.status for o in seen] == ["enriched"]
         assert posts(server) == 2, "the lead refused with a 429 was sent again after the stop"
         assert server.state.charged("enrichment") == 1
         [skipped] = [entry for entry in events(path, "finished") if entry["status"] == "skipped"]
@@ -284,21 +290,8 @@ async def test_a_stop_leaves_parked_leads_to_the_rerun_which_finds_them(
 ) -> None:
     path = tmp_path / "run.jsonl"
     server.fail_next("POST", ENRICH, "drop_after")  # lead 0's answer: parked for 100 s
-    seen: list[int] = []
-    if kind == "sync":
-
-        def interrupt(outcome: Any) -> None:
-            seen.append(outcome.index)
-            raise KeyboardInterrupt
-
-        with pytest.raises(KeyboardInterrupt):
-            client.leads.enrich_many(rows(3), concurrency=1, checkpoint=path, progress=interrupt)
-    else:
-        async with client.leads.enrich_iter(rows(3), concurrency=1, checkpoint=path, progress=False) as run:
-            async for outcome in run:
-                seen.append(outcome.index)
-                break
-    assert seen == [1], "the run stopped at once, without waiting for the parked lead"
+    seen = await stop_after_first(client, rows(3), concurrency=1, checkpoint=path)
+    assert [o.index for o in seen] == [1], "the run stopped at once, without waiting for the parked lead"
     assert [entry["index"] for entry in events(path, "started")] == [0, 1]
     assert len(events(path, "lost")) == 1
 
