@@ -8,10 +8,14 @@ answers 1 % later than the client's timeout, breaks the JSON of 1 % of its 2xx a
 and starts a burst of three upstream_full 429s on 0.5 % of enrichment requests. The server's clock and
 the SDK's run 5000 times faster than real time (a 20-40 s enrichment takes 4-8 ms).
 
-For each client and seed it prints the faults injected by kind, how the leads ended,
-the credits the server took against those the result accounts for, and the wall time.
+For each client, strategy and seed it prints the faults injected by kind, how the
+leads ended, the credits the server took against those the result accounts for, and the
+wall time against the same run without faults plus one settle window (the ~100 s a lost
+answer is parked before it is looked up): a run that waited once per lost answer would
+exceed it.
 
     python benchmarks/faults.py [--leads 300] [--seeds 2026] [--clients sync async]
+        [--strategies sync async]
 """
 
 from __future__ import annotations
@@ -25,6 +29,7 @@ from typing import Any
 
 from leadenrich import AsyncLeadEnrich, BulkResult, LeadEnrich, LeadIn, RateLimits
 from leadenrich._bulk.checkpoint import fingerprint
+from leadenrich._bulk.plan import SERVICE
 from leadenrich.testing import FakeServer
 
 SCALE = 0.0002
@@ -51,8 +56,11 @@ def leads(count: int) -> list[dict[str, str]]:
 @dataclass
 class Figures:
     client: str
+    strategy: str
     seed: int
     seconds: float
+    clean_seconds: float
+    """The same run on a server injecting no fault."""
     requests: int
     faults: dict[str, int]
     enriched: int
@@ -73,40 +81,51 @@ class Figures:
     """Enrich answers lost after the work was done (dropped, or a broken 2xx body)."""
 
 
-def run(client_kind: str, seed: int, rows: list[dict[str, str]]) -> Figures:
+def enrich(
+    server: FakeServer, client_kind: str, strategy: str, rows: list[dict[str, str]]
+) -> tuple[BulkResult, float]:
+    settings = server.settings
+    limits = RateLimits(
+        sync_per_minute=settings.sync_per_minute,
+        async_per_minute=settings.async_per_minute,
+        period=settings.rate_window_seconds,  # the service's seconds, as its clock counts
+        concurrent_enrichments=settings.max_concurrent_enrichments,
+    )
+    options: dict[str, Any] = {
+        "api_key": server.api_key,
+        "base_url": server.url,
+        "timeout": TIMEOUT,
+        "clock": server.clock,  # the SDK's waits and deadlines as fast as the server runs
+    }
+    how: dict[str, Any] = {"strategy": strategy, "progress": False}
+    start = time.perf_counter()
+    if client_kind == "sync":
+        with LeadEnrich(**options, rate_limits=limits) as client:
+            result = client.leads.enrich_many(rows, **how)
+    else:
+
+        async def main() -> BulkResult:
+            async with AsyncLeadEnrich(**options, rate_limits=limits) as client:
+                return await client.leads.enrich_many(rows, **how)
+
+        result = asyncio.run(main())
+    return result, time.perf_counter() - start
+
+
+def run(client_kind: str, strategy: str, seed: int, rows: list[dict[str, str]]) -> Figures:
+    with FakeServer(time_scale=SCALE) as clean:
+        _, clean_seconds = enrich(clean, client_kind, strategy, rows)
     with FakeServer(time_scale=SCALE, fault_seed=seed, **FAULTS) as server:
-        settings = server.settings
-        limits = RateLimits(
-            sync_per_minute=settings.sync_per_minute,
-            async_per_minute=settings.async_per_minute,
-            period=settings.rate_window_seconds,  # the service's seconds, as its clock counts
-            concurrent_enrichments=settings.max_concurrent_enrichments,
-        )
-        options: dict[str, Any] = {
-            "api_key": server.api_key,
-            "base_url": server.url,
-            "timeout": TIMEOUT,
-            "clock": server.clock,  # the SDK's waits and deadlines as fast as the server runs
-        }
-        start = time.perf_counter()
-        if client_kind == "sync":
-            with LeadEnrich(**options, rate_limits=limits) as client:
-                result = client.leads.enrich_many(rows, progress=False)
-        else:
-
-            async def main() -> BulkResult:
-                async with AsyncLeadEnrich(**options, rate_limits=limits) as client:
-                    return await client.leads.enrich_many(rows, progress=False)
-
-            result = asyncio.run(main())
-        seconds = time.perf_counter() - start
+        result, seconds = enrich(server, client_kind, strategy, rows)
         faults = {str(kind): count for kind, count in server.state.fault_counts().items()}
         stored = Counter(fingerprint(lead.input) for lead in server.state.leads())
         failed = [o for o in result if not o.ok]
         return Figures(
             client=client_kind,
+            strategy=strategy,
             seed=seed,
             seconds=seconds,
+            clean_seconds=clean_seconds,
             requests=len(server.state.requests()) + faults.get("drop_before", 0),
             faults=faults,
             enriched=result.succeeded,
@@ -131,7 +150,12 @@ def report(figures: Figures) -> None:
     f = figures
     total = sum(f.faults.values())
     kinds = "  ".join(f"{kind} {f.faults.get(kind, 0)}" for kind in KINDS)
-    print(f"{f.client} client, seed {f.seed}: {f.requests} requests in {f.seconds:.2f} s")
+    bound = f.clean_seconds + SERVICE.settle * SCALE
+    print(
+        f"{f.client} client, {f.strategy} strategy, seed {f.seed}: {f.requests} requests in {f.seconds:.2f} s "
+        f"(without faults {f.clean_seconds:.2f} s; bound with one settle window {bound:.2f} s: "
+        f"{'within' if f.seconds <= bound else 'OVER'})"
+    )
     print(f"  faults injected   {total} ({total / f.requests:.1%} of requests): {kinds}")
     print(
         f"  leads             {f.enriched} enriched, {f.failed} failed "
@@ -153,11 +177,15 @@ def main() -> None:
     parser.add_argument("--leads", type=int, default=300)
     parser.add_argument("--seeds", type=int, nargs="+", default=[2026])
     parser.add_argument("--clients", nargs="+", default=["sync", "async"], choices=["sync", "async"])
+    parser.add_argument("--strategies", nargs="+", default=["sync", "async"], choices=["sync", "async"])
+    parser.add_argument("--scale", type=float, default=SCALE, help="real seconds per API second")
     args = parser.parse_args()
+    globals()["SCALE"] = args.scale
     rows = leads(args.leads)
     for seed in args.seeds:
         for client_kind in args.clients:
-            report(run(client_kind, seed, rows))
+            for strategy in args.strategies:
+                report(run(client_kind, strategy, seed, rows))
 
 
 if __name__ == "__main__":

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 from ._version import __version__
 
 if TYPE_CHECKING:
+    from ._bulk.iteration import AsyncBulkIterator
     from ._bulk.preview import BulkPreview, PreviewRow
     from ._bulk.results import BulkOutcome, BulkResult
     from ._client import (
@@ -69,6 +70,7 @@ if TYPE_CHECKING:
     )
 
 _SOURCES: dict[str, str] = {
+    "AsyncBulkIterator": "._bulk.iteration",
     "BulkOutcome": "._bulk.results",
     "BulkPreview": "._bulk.preview",
     "PreviewRow": "._bulk.preview",
@@ -138,6 +140,7 @@ __all__ = [
     "APIStatusError",
     "APITimeoutError",
     "ApiCalls",
+    "AsyncBulkIterator",
     "AsyncLeadEnrich",
     "AuthenticationError",
     "BulkOutcome",

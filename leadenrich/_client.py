@@ -8,6 +8,7 @@ import httpx
 
 from . import _endpoints
 from ._base_client import AsyncAPIClient, SyncAPIClient
+from ._bulk.iteration import AsyncOpenIterations, OpenIterations
 from ._clock import ServiceClock
 from ._config import (
     DEFAULT_MAX_RETRIES,
@@ -96,10 +97,24 @@ class LeadEnrich(SyncAPIClient):
         self._bind_resources()
 
     def _bind_resources(self) -> None:
-        self.leads = Leads(self._request, self._enrichment_slot, self._durations, self._clock)
+        self._bulk_iterations = OpenIterations()
+        self.leads = Leads(
+            self._request, self._enrichment_slot, self._durations, self._clock, self._bulk_iterations
+        )
         self.jobs = Jobs(self._request, self._clock)
         self.email = Email(self._request)
         self.mobile = Mobile(self._request, self._clock)
+
+    def close(self) -> None:
+        """Finish the bulk runs left open (their leads in flight are paid for), then close
+        the connection pool (unless it was passed in as `http_client`).
+
+        Examples:
+            >>> client = LeadEnrich()  # doctest: +SKIP
+            >>> client.close()  # doctest: +SKIP
+        """
+        self._bulk_iterations.close()
+        super().close()
 
     def health(self) -> Health:
         """The liveness check; needs no key and spends nothing.
@@ -171,10 +186,25 @@ class AsyncLeadEnrich(AsyncAPIClient):
         self._bind_resources()
 
     def _bind_resources(self) -> None:
-        self.leads = AsyncLeads(self._request, self._enrichment_slot, self._durations, self._clock)
+        self._bulk_iterations = AsyncOpenIterations()
+        self.leads = AsyncLeads(
+            self._request, self._enrichment_slot, self._durations, self._clock, self._bulk_iterations
+        )
         self.jobs = AsyncJobs(self._request, self._clock)
         self.email = AsyncEmail(self._request)
         self.mobile = AsyncMobile(self._request, self._clock)
+
+    async def aclose(self) -> None:
+        """Finish the bulk runs left open (a `break` out of `enrich_iter` leaves its leads
+        in flight, paid for), then close the connection pool (unless it was passed in as
+        `http_client`).
+
+        Examples:
+            >>> client = AsyncLeadEnrich()  # doctest: +SKIP
+            >>> await client.aclose()  # doctest: +SKIP
+        """
+        await self._bulk_iterations.aclose()
+        await super().aclose()
 
     async def health(self) -> Health:
         """The liveness check; needs no key and spends nothing.

@@ -178,3 +178,12 @@ def assert_validation_error(response: httpx.Response, loc: list[str | int]) -> l
         assert all(isinstance(part, (str, int)) for part in entry["loc"])
     assert loc in [entry["loc"] for entry in detail], detail
     return detail
+
+
+def scaled_client(kind: str, server: FakeServer, key: str | None = None, **options: Any) -> Any:
+    """A LeadEnrich ("sync") or AsyncLeadEnrich ("async") on `server` and its clock, with
+    its ready key or `key`."""
+    from leadenrich.testing import async_client_for, client_for
+
+    make = client_for if kind == "sync" else async_client_for
+    return make(server, **({"api_key": key} if key is not None else {}), **options)

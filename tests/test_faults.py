@@ -31,19 +31,18 @@ from leadenrich import (
     LeadIn,
     LeadOut,
     RateLimitError,
-    RateLimits,
     ServiceClock,
 )
 from leadenrich._bulk.checkpoint import fingerprint
 from leadenrich.testing import FakeServer
 from tests.conftest import BASE, KEY
-from tests.helpers import call, lead_out
+from tests.helpers import call, lead_out, scaled_client
 
 pytestmark = pytest.mark.anyio
 
 SCALE = 0.0002
 CLOCK = ServiceClock(SCALE)
-"""The SDK's clock, as fast as the fake server's."""
+"""The clock of the SDK's clients on a mocked service: as fast as the fake server's."""
 SEED = 2026
 FAULTS: dict[str, Any] = {
     "server_error_rate": 0.03,
@@ -91,16 +90,8 @@ async def client(kind: str, faulty: FakeServer) -> AsyncIterator[Any]:
 
 
 def make_client(kind: str, server: FakeServer) -> LeadEnrich | AsyncLeadEnrich:
-    settings = server.settings
-    # Paced in API seconds, which is what the scaled clock counts.
-    limits = RateLimits(
-        sync_per_minute=settings.sync_per_minute,
-        async_per_minute=settings.async_per_minute,
-        period=settings.rate_window_seconds,
-        concurrent_enrichments=settings.max_concurrent_enrichments,
-    )
-    cls = LeadEnrich if kind == "sync" else AsyncLeadEnrich
-    return cls(api_key=server.api_key, base_url=server.url, timeout=TIMEOUT, rate_limits=limits, clock=CLOCK)
+    client: LeadEnrich | AsyncLeadEnrich = scaled_client(kind, server, timeout=TIMEOUT)
+    return client
 
 
 def assert_charged_once(server: FakeServer) -> list[LeadOut]:

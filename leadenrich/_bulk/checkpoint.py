@@ -1,8 +1,14 @@
-"""The JSONL checkpoint of a bulk run: what started, what finished, and how.
+"""The JSONL checkpoint of a bulk run: every fact about a lead, written as it is learnt.
 
-Each line is appended and flushed as it happens, so a crash or Ctrl-C loses nothing that
-was paid for. A lead that started but never finished may have been charged: on resume it
-is looked up among the account's stored leads before it is sent again.
+One line per event: a lead `started` (before its request leaves), its `job` id (on a
+202, before the first poll), its answer `lost` (when it may still have been charged),
+and `finished` (with its record when there is one). A rerun reads them back: a lead
+with a record is done, a lead with a job id is polled rather than sent again, and a
+lead that started without an answer is looked up among the stored leads first.
+
+Lines are written by one thread that syncs each batch it writes with a single fsync,
+so a caller that must know a line is on disk (a start, a job id) waits for its batch
+while the others go on, and an event loop never waits for the disk.
 """
 
 from __future__ import annotations
@@ -11,6 +17,7 @@ import hashlib
 import json
 import os
 import threading
+from concurrent.futures import Future
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
@@ -34,10 +41,12 @@ def fingerprint(lead: LeadIn) -> str:
 
 @dataclass
 class Resume:
-    """What an earlier run left: leads done, and leads that may have been charged."""
+    """What an earlier run left: leads done, jobs to poll, leads that may have been charged."""
 
     done: dict[str, LeadOut] = field(default_factory=dict[str, LeadOut])
     """Keys of leads enriched earlier, with their record."""
+    jobs: dict[str, str] = field(default_factory=dict[str, str])
+    """Keys of leads whose job was created but not seen to its end, with the job's id."""
     uncertain: dict[str, datetime] = field(default_factory=dict[str, datetime])
     """Keys of leads that started (at that time) but whose answer was lost."""
     lost: dict[str, datetime] = field(default_factory=dict[str, datetime])
@@ -45,13 +54,25 @@ class Resume:
     well after "started" (a slot, pacing and 429s come first), never after that."""
 
 
+def _key(raw: object) -> str:
+    # 1.0 numbered identical rows (`fingerprint#1`); they are one lead now.
+    return str(raw).split("#")[0]
+
+
 class Checkpoint:
-    """Appends one JSON line per event to `path`, flushed and synced to disk."""
+    """Appends one JSON line per event to `path`; a writer thread flushes and syncs them."""
 
     def __init__(self, path: str | os.PathLike[str]) -> None:
         self.path = Path(path)
-        self._lock = threading.Lock()
+        self._cond = threading.Condition()
+        self._queue: list[tuple[str, Future[None]]] = []
+        self._writer: threading.Thread | None = None
+        self._closing = False
         self._file: TextIO | None = None
+        self.failure: LeadEnrichError | None = None
+        """Why the file could not be written, once it could not: nothing more is written."""
+        self.syncs = 0
+        """How many times the file was synced to disk (each sync covers a batch of lines)."""
 
     def load(self) -> Resume:
         """Read what an earlier run wrote; a torn last line (killed mid-write) is dropped."""
@@ -75,29 +96,49 @@ class Checkpoint:
     def _apply(self, line: str, number: int, resume: Resume) -> None:
         try:
             entry: Any = json.loads(line)
-            key = str(entry["key"])
+            key = _key(entry["key"])
             event = entry["event"]
         except (ValueError, KeyError, TypeError):
             raise LeadEnrichError(
                 f"checkpoint {self.path} line {number} is not a checkpoint entry; "
                 "pass another path or remove the file"
             ) from None
+        if key in resume.done:
+            return
         if event == "started":
             resume.uncertain[key] = datetime.fromisoformat(entry["at"])
+        elif event == "job":
+            resume.jobs[key] = str(entry["job_id"])
+        elif event == "lost":
+            resume.lost[key] = datetime.fromisoformat(entry["at"])
         elif event == "finished":
-            if entry.get("lead") is not None:
-                try:
-                    resume.done[key] = LeadOut.model_validate(entry["lead"])
-                except ValidationError:
-                    return
-                resume.uncertain.pop(key, None)
-            elif not entry.get("maybe_charged"):
-                resume.uncertain.pop(key, None)
-            else:
-                resume.lost[key] = datetime.fromisoformat(entry["at"])
+            self._apply_finished(key, entry, resume)
 
-    def started(self, key: str, index: int) -> None:
-        self._write({"event": "started", "key": key, "index": index, "at": _now()})
+    @staticmethod
+    def _apply_finished(key: str, entry: Any, resume: Resume) -> None:
+        if entry.get("lead") is not None:
+            try:
+                resume.done[key] = LeadOut.model_validate(entry["lead"])
+            except ValidationError:
+                return
+        elif entry.get("maybe_charged"):
+            resume.lost[key] = datetime.fromisoformat(entry["at"])
+            return
+        # Done, or ended without a charge (refused, failed and refunded): nothing to chase.
+        for facts in (resume.uncertain, resume.lost, resume.jobs):
+            facts.pop(key, None)
+
+    def started(self, key: str, index: int) -> Future[None]:
+        """The lead's request is about to leave; done once that is on disk."""
+        return self._write({"event": "started", "key": key, "index": index, "at": _now()})
+
+    def job(self, key: str, job_id: str) -> Future[None]:
+        """The service created `job_id` for the lead; done once that is on disk."""
+        return self._write({"event": "job", "key": key, "job_id": job_id, "at": _now()})
+
+    def lost(self, key: str) -> None:
+        """The lead's answer was lost: it may have been charged, its record not seen yet."""
+        self._write({"event": "lost", "key": key, "at": _now()})
 
     def finished(
         self,
@@ -122,24 +163,70 @@ class Checkpoint:
             entry["maybe_charged"] = maybe_charged
         self._write(entry)
 
-    def _write(self, entry: dict[str, Any]) -> None:
+    def _write(self, entry: dict[str, Any]) -> Future[None]:
+        written: Future[None] = Future()
         line = json.dumps(entry, separators=(",", ":")) + "\n"
-        with self._lock:
+        with self._cond:
+            if self.failure is not None:
+                written.set_exception(self.failure)
+                return written
+            self._queue.append((line, written))
+            if self._writer is None:
+                self._closing = False
+                self._writer = threading.Thread(target=self._drain, name="leadenrich-checkpoint", daemon=True)
+                self._writer.start()
+            self._cond.notify()
+        return written
+
+    def _drain(self) -> None:
+        while True:
+            with self._cond:
+                while not self._queue and not self._closing:
+                    self._cond.wait()
+                if not self._queue:
+                    return
+                batch, self._queue = self._queue, []
             try:
-                if self._file is None:
-                    self.path.parent.mkdir(parents=True, exist_ok=True)
-                    self._file = self.path.open("a", encoding="utf-8")
-                self._file.write(line)
-                self._file.flush()
-                os.fsync(self._file.fileno())
+                self._flush(line for line, _ in batch)
             except OSError as exc:
-                raise LeadEnrichError(f"checkpoint {self.path} cannot be written: {exc}") from None
+                self._fail(batch, exc)
+                continue
+            for _, written in batch:
+                written.set_result(None)
+
+    def _flush(self, lines: Any) -> None:
+        if self._file is None:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            self._file = self.path.open("a", encoding="utf-8")
+        self._file.writelines(lines)
+        self._file.flush()
+        os.fsync(self._file.fileno())
+        self.syncs += 1
+
+    def _fail(self, batch: list[tuple[str, Future[None]]], exc: OSError) -> None:
+        error = LeadEnrichError(f"checkpoint {self.path} cannot be written: {exc}")
+        with self._cond:
+            self.failure = error
+            batch, self._queue = batch + self._queue, []
+        for _, written in batch:
+            written.set_exception(error)
 
     def close(self) -> None:
-        with self._lock:
-            if self._file is not None:
+        """Write what is queued, then stop the writer and close the file (blocking)."""
+        with self._cond:
+            writer, self._writer = self._writer, None
+            self._closing = True
+            self._cond.notify()
+        if writer is not None:
+            writer.join()
+        if self._file is not None:
+            try:
                 self._file.close()
-                self._file = None
+            except OSError as exc:
+                self.failure = self.failure or LeadEnrichError(
+                    f"checkpoint {self.path} cannot be written: {exc}"
+                )
+            self._file = None
 
 
 def _now() -> str:

@@ -24,6 +24,8 @@ class Item:
     lead: LeadIn | None
     key: str
     invalid: InvalidRequestError | None = None
+    duplicate_of: int | None = None
+    """The index of the earlier row this one repeats (the same lead once validated)."""
 
 
 def read_items(leads: Any) -> list[Item]:
@@ -41,11 +43,10 @@ def read_items(leads: Any) -> list[Item]:
             )
             items.append(Item(index, given, None, f"invalid#{index}", error))
             continue
-        base = fingerprint(lead)
-        occurrence = seen.get(base, 0)
-        seen[base] = occurrence + 1
-        # The same lead twice in one input is two leads: number the repeats.
-        items.append(Item(index, lead, lead, f"{base}#{occurrence}"))
+        key = fingerprint(lead)
+        # The same lead twice is one lead: enriched once, and every copy gets its outcome.
+        items.append(Item(index, lead, lead, key, duplicate_of=seen.get(key)))
+        seen.setdefault(key, index)
     return items
 
 

@@ -1,17 +1,29 @@
-"""The bookkeeping of a bulk run, shared by the sync and the async runner.
+"""Every decision of a bulk run, on recorded facts; shared by the sync and the async runner.
 
-It decides which lead starts next (or is skipped), turns each answer into an outcome,
-keeps the credit count, and writes the checkpoint. It never waits and never sends.
+The plan says what to do next (send a lead, poll a recorded job, look up leads whose
+answer was lost, or wait), turns each answer into outcomes, keeps the credit count and
+writes every fact to the checkpoint the moment it is known. It never waits and never
+sends: the runners do, and only that.
+
+A lead's life: pending -> sent -> enriched, failed, or parked (its answer was lost:
+looked up once the service must be done with it) -> enriched or maybe charged. A lead
+with a known job id is never sent again: a rerun polls its job.
 """
 
 from __future__ import annotations
 
+import logging
+import random
 import threading
 from collections import deque
-from collections.abc import Iterable
-from datetime import datetime, timedelta, timezone
+from collections.abc import Iterator, Sequence
+from concurrent.futures import Future
+from dataclasses import dataclass, replace
+from datetime import datetime, timezone
 from typing import Literal
 
+from .._clock import ServiceClock
+from .._config import LONG_RUNNING_READ_TIMEOUT
 from .._errors import (
     APIConnectionError,
     APIResponseValidationError,
@@ -22,18 +34,46 @@ from .._errors import (
     PermissionDeniedError,
     PollTimeoutError,
     QuotaExceededError,
+    RateLimitError,
 )
-from .._models import LeadOut
-from .checkpoint import Checkpoint, Resume, fingerprint
+from .._models import JobOut, LeadOut
+from .._polling import lead_of
+from .._retry import UPSTREAM_FULL_BACKOFF
+from .checkpoint import Checkpoint, Resume
 from .inputs import Item
+from .lookup import Scan
 from .results import BulkOutcome
 
-__all__ = ["Plan", "is_ambiguous"]
+logger = logging.getLogger("leadenrich")
+
+__all__ = ["SERVICE", "Lookup", "Plan", "Poll", "Send", "ServiceTimes", "Task", "is_ambiguous"]
+
+
+@dataclass(frozen=True)
+class ServiceTimes:
+    """The service's durations a bulk run decides by, in seconds."""
+
+    settle: float
+    """After this long, the service is done with a request it received (a sync enrichment
+    may take ~90 s), so its record is stored if it ever will be."""
+    upstream_full: float
+    """The pause after an `upstream_full` 429 that gave no Retry-After."""
+
+
+SERVICE = ServiceTimes(settle=LONG_RUNNING_READ_TIMEOUT, upstream_full=UPSTREAM_FULL_BACKOFF)
 
 # Errors that refuse the whole account, not one lead: no point starting more leads.
 _ACCOUNT_ERRORS = (AuthenticationError, PermissionDeniedError, QuotaExceededError)
-# Records created this long before a send are still taken as its result (clock skew).
-_SKEW = timedelta(minutes=2)
+# 429s are waited out, since they are refused before any work and never charged, but not
+# forever: a service that answers nothing else (a throttled key, a proxy) would hold the
+# run for good. Each round already includes the client's own retries.
+_RATE_LIMITED_ROUNDS = 10
+# What a poll of a known job may meet and still see the job's end by polling again: a
+# passing fault, or a wait that ran out (the job is paid for; a rerun would poll it too).
+_PASSING = (APIConnectionError, InternalServerError, APIResponseValidationError, PollTimeoutError)
+_POLL_TRIES = 3
+# A pause (a 429's, a lookup's retry) checks this often whether the run was stopped.
+_PAUSE_STEP = 1.0
 
 
 def is_ambiguous(error: LeadEnrichError) -> bool:
@@ -48,116 +88,191 @@ def is_ambiguous(error: LeadEnrichError) -> bool:
     return isinstance(error, (InternalServerError, APIResponseValidationError))
 
 
+@dataclass(frozen=True)
+class Send:
+    """Send the lead (a credit is reserved for it)."""
+
+    item: Item
+
+
+@dataclass(frozen=True)
+class Poll:
+    """Poll a recorded job to its end, instead of sending its lead again."""
+
+    item: Item
+    job_id: str
+    fresh: bool = False
+    """Created by this run (its credit is this run's), not by an earlier one."""
+    tries: int = 1
+
+
+@dataclass(frozen=True)
+class Parked:
+    """A lead whose answer was lost, waiting to be looked up."""
+
+    item: Item
+    since: datetime
+    """When its request may first have left: a record created before is not its own."""
+    due: float
+    """When (on the client's service clock) the service must be done with it."""
+    error: LeadEnrichError | None
+    """What this run met; None for a lead an earlier run left."""
+    looks: int = 1
+    """Which lookup of it this is."""
+
+
+@dataclass(frozen=True)
+class Lookup:
+    """Look these parked leads up among the account's stored leads."""
+
+    parked: tuple[Parked, ...]
+
+    def scan(self, claimed: Sequence[str]) -> Scan:
+        return Scan({p.item.key: p.since for p in self.parked}, claimed)
+
+
+Task = Send | Poll | Lookup
+Step = list[BulkOutcome] | float
+"""What a failed attempt leads to: its outcomes (maybe none: parked), or seconds to
+pause before sending the lead again."""
+
+
 class Plan:
     def __init__(
-        self, items: list[Item], resume: Resume, max_credits: int | None, checkpoint: Checkpoint | None
+        self,
+        items: list[Item],
+        resume: Resume,
+        max_credits: int | None,
+        checkpoint: Checkpoint | None,
+        clock: ServiceClock,
+        service: ServiceTimes = SERVICE,
+        looks: int = 1,
     ) -> None:
+        """`looks`: how many lookups a lead whose answer was lost gets, a settle window
+        apart, before it is reported maybe charged."""
         self._checkpoint = checkpoint
+        self._looks = looks
         self._max_credits = max_credits
+        self._service = service
+        self._clock = clock
         self._lock = threading.Lock()
         self._reserved = 0
         self._spent = 0
+        self._maybe = 0
         self._stop: LeadEnrichError | None = None
+        self._pending: deque[Item] = deque()
+        self._polls: deque[Poll] = deque()
+        self._parked: list[Parked] = []
+        self._copies: dict[int, list[Item]] = {}
+        self._jobs: dict[str, str] = {}
+        self._sent: dict[str, datetime] = {}
+        self._rounds: dict[str, int] = {}
+        self.claimed: list[str] = []
+        """Ids of the records this run has given a lead: none is given to a second lead."""
         self.ready: list[BulkOutcome] = []
         """Outcomes known before anything is sent: invalid input, and leads done earlier."""
-        self.uncertain: dict[str, tuple[Item, datetime]] = {}
-        """Leads an earlier run started but never heard back from: look them up first."""
-        self._lost = resume.lost
-        self._pending: deque[Item] = deque()
+        self._read(items, resume)
+
+    def _read(self, items: list[Item], resume: Resume) -> None:
+        wall, now = datetime.now(timezone.utc), self._clock.now()
         for item in items:
             if item.invalid is not None:
                 self.ready.append(BulkOutcome(item.index, item.given, "failed", error=item.invalid))
+            elif item.duplicate_of is not None:
+                self._copies.setdefault(item.duplicate_of, []).append(item)
             elif item.key in resume.done:
                 lead = resume.done[item.key]
+                self.claimed.append(lead.id)
                 self.ready.append(BulkOutcome(item.index, item.given, _status(lead), lead=lead, resumed=True))
+            elif item.key in resume.jobs:
+                self._jobs[item.key] = resume.jobs[item.key]
+                self._polls.append(Poll(item, resume.jobs[item.key]))
             elif item.key in resume.uncertain:
-                self.uncertain[item.key] = (item, resume.uncertain[item.key])
+                since = resume.uncertain[item.key]
+                latest = max(since, resume.lost.get(item.key, since))
+                # The checkpoint's times are the wall clock's: real seconds ago, converted.
+                wait = (latest - wall).total_seconds() / self._clock.scale + self._service.settle
+                self._parked.append(Parked(item, since, now + max(0.0, wait), None))
+                logger.info(
+                    "lead %d: an earlier run sent it without hearing back; looking it up in %.0f s, "
+                    "once the service must be done with it, while the other leads go on",
+                    item.index,
+                    max(0.0, wait),
+                )
             else:
                 self._pending.append(item)
+        self.ready = self._with_copies(self.ready)
 
     @property
     def total(self) -> int:
-        return len(self.ready) + len(self.uncertain) + len(self._pending)
+        return len(self.ready) + sum(len(c) for c in self._copies.values()) + self._waiting()
 
-    def recovered(self, found: dict[str, LeadOut]) -> list[BulkOutcome]:
-        """Adopt the stored records of uncertain leads; queue the rest to be sent again."""
-        outcomes: list[BulkOutcome] = []
-        for key, (item, _) in sorted(self.uncertain.items(), key=lambda pair: pair[1][0].index):
-            lead = found.get(key)
-            if lead is None:
-                self._pending.appendleft(item)
-                continue
-            outcome = BulkOutcome(item.index, item.given, _status(lead), lead=lead, resumed=True)
-            self._record(item, outcome, maybe_charged=False)
-            outcomes.append(outcome)
-        self._pending = deque(sorted(self._pending, key=lambda item: item.index))
-        self.uncertain.clear()
-        return outcomes
+    def _waiting(self) -> int:
+        return len(self._pending) + len(self._polls) + len(self._parked)
 
-    def unresolved(self, error: LeadEnrichError) -> list[BulkOutcome]:
-        """Uncertain leads that could not be looked up: reported, not sent again."""
-        reason = LeadEnrichError(
-            "not sent again: an earlier run sent it without hearing back, and the stored leads "
-            f"could not be checked for it ({error}); run again to look once more"
-        )
-        outcomes: list[BulkOutcome] = []
-        for item, _ in sorted(self.uncertain.values(), key=lambda pair: pair[0].index):
-            outcome = BulkOutcome(item.index, item.given, "failed", error=reason, maybe_charged=True)
-            self._record(item, outcome, maybe_charged=True)
-            outcomes.append(outcome)
-        self.uncertain.clear()
-        return outcomes
+    # What to do next.
 
-    def settle_delay(self, settle: float) -> float:
-        """Seconds until `settle` seconds have passed since the checkpoint last heard of
-        any uncertain lead: its start or, later, its lost answer. A request may go out long
-        after its lead started, never after its lost answer was written down."""
-        if not self.uncertain:
-            return 0.0
-        newest = max(max(since, self._lost.get(key, since)) for key, (_, since) in self.uncertain.items())
-        return max(0.0, (newest - datetime.now(timezone.utc)).total_seconds() + settle)
-
-    def next(self) -> Item | None:
-        """The next lead to start, with a credit reserved for it; None when none may start."""
+    def next(self) -> Task | None:
+        """The next thing to do now, or None when nothing may start now."""
         with self._lock:
-            if self._stop is not None or not self._pending:
+            failure = self._checkpoint.failure if self._checkpoint is not None else None
+            if failure is not None and self._stop is None:
+                self._stop = LeadEnrichError(f"not started: {failure}")
+            if self._stop is not None:
                 return None
-            if self._max_credits is not None and self._spent + self._reserved >= self._max_credits:
+            now = self._clock.now()
+            due = tuple(p for p in self._parked if p.due <= now)
+            if due:
+                self._parked = [p for p in self._parked if p.due > now]
+                return Lookup(due)
+            if self._polls:
+                return self._polls.popleft()
+            if not self._pending or self._over_budget():
                 return None
             self._reserved += 1
-            return self._pending.popleft()
+            return Send(self._pending.popleft())
 
-    def sending(self, item: Item) -> BulkOutcome | None:
-        """Note that `item` is about to be sent (from now on a rerun looks it up first), or,
-        when the run stopped since it was scheduled, give its credit back and skip it.
+    def _over_budget(self) -> bool:
+        return (
+            self._max_credits is not None and self._spent + self._maybe + self._reserved >= self._max_credits
+        )
 
-        Called by the worker that sends it, not when it is scheduled: a Ctrl-C between the
-        two would otherwise send a lead after the user asked to stop, or leave one never
-        sent marked as started, which the rerun would wait for.
-        """
+    def idle(self) -> float | None:
+        """Seconds until a parked lead is due to be looked up; None when none is parked."""
         with self._lock:
-            if self._stop is not None:
-                self._reserved -= 1
-                return BulkOutcome(item.index, item.given, "skipped", error=self._stop)
-        if self._checkpoint is not None:
-            self._checkpoint.started(item.key, item.index)
-        return None
+            if not self._parked or self._stop is not None:
+                return None
+            return max(0.0, min(p.due for p in self._parked) - self._clock.now())
 
-    def skipped(self) -> list[BulkOutcome]:
-        """Outcomes for every lead that will not start, once nothing more may start."""
+    def leftovers(self) -> list[BulkOutcome]:
+        """Outcomes of every lead that will not start, once nothing more may start."""
         with self._lock:
-            # A lead in flight may come back deduped and hand its credit back: the budget
-            # is spent only once none is in flight.
             exhausted = (
-                self._max_credits is not None and self._reserved == 0 and self._spent >= self._max_credits
+                self._max_credits is not None
+                and self._reserved == 0
+                and not self._parked
+                and self._spent + self._maybe >= self._max_credits
             )
-            if not self._pending or (self._stop is None and not exhausted):
+            if self._stop is None and not exhausted:
                 return []
-            reason = self._stop or LeadEnrichError(
-                f"not started: max_credits={self._max_credits} could be spent by the leads already enriched"
-            )
-            items, self._pending = list(self._pending), deque()
-        return [BulkOutcome(item.index, item.given, "skipped", error=reason) for item in items]
+            reason = self._stop or self._budget_reason()
+            pending, self._pending = list(self._pending), deque[Item]()
+            polls, self._polls = list(self._polls), deque[Poll]()
+            parked, self._parked = (self._parked, []) if self._stop is not None else ([], self._parked)
+        outcomes = [BulkOutcome(item.index, item.given, "skipped", error=reason) for item in pending]
+        for poll in polls:
+            why = LeadEnrichError(f"{reason}; its job {poll.job_id} is polled by the next run")
+            outcomes.append(self._maybe_charged(poll.item, why, poll.job_id))
+        for lost in parked:
+            why = LeadEnrichError(f"{reason}; its answer was lost, and the next run looks it up")
+            outcomes.append(self._maybe_charged(lost.item, lost.error or why, None))
+        return self._with_copies(outcomes)
+
+    def _budget_reason(self) -> LeadEnrichError:
+        spent = f"{self._spent} credit{'' if self._spent == 1 else 's'} spent"
+        if self._maybe:
+            spent += f" and {self._maybe} possibly spent by leads whose answer was lost"
+        return LeadEnrichError(f"not started: max_credits={self._max_credits} is reached ({spent})")
 
     @property
     def stopped(self) -> bool:
@@ -170,30 +285,226 @@ class Plan:
             if self._stop is None:
                 self._stop = reason
 
-    def succeeded(self, item: Item, lead: LeadOut) -> BulkOutcome:
+    # Facts, recorded as they are learnt.
+
+    def sending(self, item: Item) -> tuple[list[BulkOutcome], Future[None] | None]:
+        """Mark `item` as about to leave; or, when the run stopped since it was scheduled,
+        give its credit back and skip it.
+
+        Returns the outcomes (skipped) and None, or no outcome and what to wait for
+        before sending: the "started" line on disk, so that a rerun knows to look for it.
+        """
+        with self._lock:
+            stopped = self._stop
+            if stopped is not None:
+                self._reserved -= 1
+            else:
+                self._sent[item.key] = datetime.now(timezone.utc)
+        if stopped is not None:
+            return self._with_copies([BulkOutcome(item.index, item.given, "skipped", error=stopped)]), None
+        if self._checkpoint is None:
+            return [], None
+        return [], self._checkpoint.started(item.key, item.index)
+
+    def unsent(self, item: Item, error: LeadEnrichError) -> list[BulkOutcome]:
+        """The checkpoint could not say the lead started: not sent, and nothing more is."""
+        self.stop(LeadEnrichError(f"not started: {error}"))
+        with self._lock:
+            self._reserved -= 1
+        return self._with_copies([BulkOutcome(item.index, item.given, "skipped", error=error)])
+
+    def job_created(self, item: Item, job_id: str) -> Future[None] | None:
+        """The service created `job_id` for the lead; returns what to wait for before
+        polling (the job id on disk), or None."""
+        with self._lock:
+            self._jobs[item.key] = job_id
+        return self._checkpoint.job(item.key, job_id) if self._checkpoint is not None else None
+
+    # Answers.
+
+    def succeeded(self, item: Item, lead: LeadOut) -> list[BulkOutcome]:
         charged = not lead.deduped
-        outcome = BulkOutcome(item.index, item.given, _status(lead), lead=lead, charged=charged)
-        self._settle(charged)
-        self._record(item, outcome, maybe_charged=False)
-        return outcome
-
-    def failed(self, item: Item, error: LeadEnrichError, *, found: LeadOut | None = None) -> BulkOutcome:
-        """The outcome of a lead whose call raised; `found` is its record if a lookup found one."""
-        if found is not None:
-            # The answer was lost but the service did the work: it was charged.
-            return self.succeeded(item, found)
-        if isinstance(error, _ACCOUNT_ERRORS):
-            self.stop(LeadEnrichError(f"not started: the account was refused ({error})"))
-        maybe_charged = is_ambiguous(error)
-        self._settle(maybe_charged and not isinstance(error, JobFailedError))
-        outcome = BulkOutcome(item.index, item.given, "failed", error=error, maybe_charged=maybe_charged)
-        self._record(item, outcome, maybe_charged=maybe_charged)
-        return outcome
-
-    def _settle(self, charged: bool) -> None:
         with self._lock:
             self._reserved -= 1
             self._spent += int(charged)
+        return self._done(item, lead, charged=charged, resumed=False)
+
+    def failed(self, item: Item, error: LeadEnrichError) -> Step:
+        """What the failure of a sent lead leads to."""
+        if isinstance(error, RateLimitError):
+            return self._rate_limited(item, error)
+        with self._lock:
+            self._reserved -= 1
+            job_id = self._jobs.get(item.key)
+            if job_id is None and is_ambiguous(error):
+                # Wait only for a lost connection: an answer that came (a 5xx, a broken
+                # 2xx) means the service is done with it.
+                wait = self._service.settle if isinstance(error, APIConnectionError) else 0.0
+                self._maybe += 1
+                self._parked.append(Parked(item, self._sent[item.key], self._clock.now() + wait, error))
+                logger.info(
+                    "lead %d: its answer was lost (%s); looking it up in %.0f s, once the service "
+                    "must be done with it",
+                    item.index,
+                    type(error).__name__,
+                    wait,
+                )
+                parked = True
+            else:
+                parked = False
+        if parked:
+            if self._checkpoint is not None:
+                self._checkpoint.lost(item.key)
+            return []
+        if isinstance(error, _ACCOUNT_ERRORS):
+            self.stop(LeadEnrichError(f"not started: the account was refused ({error})"))
+        if job_id is not None and not isinstance(error, JobFailedError):
+            # The job exists: whatever came after, it may run and be charged. A poll that
+            # met a passing fault is polled again; anything else is reported.
+            with self._lock:
+                self._maybe += 1
+                if isinstance(error, _PASSING):
+                    self._polls.append(Poll(item, job_id, fresh=True))
+                    return []
+            return self._with_copies([self._maybe_charged(item, error, job_id)])
+        return self._failed(item, error, job_id)
+
+    def _rate_limited(self, item: Item, error: RateLimitError) -> Step:
+        with self._lock:
+            rounds = self._rounds[item.key] = self._rounds.get(item.key, 0) + 1
+            stopped = self._stop
+        if stopped is not None:
+            return self._not_resent(item, stopped)
+        if rounds < _RATE_LIMITED_ROUNDS:
+            base = error.retry_after if error.retry_after is not None else self._service.upstream_full
+            # Jittered, so the leads that met one burst do not all come back at once.
+            return max(base, 0.0) + random.uniform(0.0, 0.5)
+        self.stop(LeadEnrichError(f"not started: the service kept answering 429 ({error})"))
+        with self._lock:
+            self._reserved -= 1
+        return self._failed(item, error, None)
+
+    def resending(self, item: Item) -> list[BulkOutcome] | None:
+        """Before a lead refused with a 429 is sent again: None to send it, or its
+        outcome (skipped) when the run stopped during the pause."""
+        with self._lock:
+            stopped = self._stop
+        return self._not_resent(item, stopped) if stopped is not None else None
+
+    def _not_resent(self, item: Item, reason: LeadEnrichError) -> list[BulkOutcome]:
+        # A 429 is refused before any work: nothing was charged, a rerun sends it.
+        with self._lock:
+            self._reserved -= 1
+        outcome = BulkOutcome(item.index, item.given, "skipped", error=reason)
+        self._record(item, outcome, maybe_charged=False)
+        return self._with_copies([outcome])
+
+    def pause(self, seconds: float) -> Iterator[float]:
+        """The sleeps of a pause, a second at most each, ending early once the run stops."""
+        remaining = seconds
+        while remaining > 0 and not self.stopped:
+            step = min(remaining, _PAUSE_STEP)
+            remaining -= step
+            yield step
+
+    def _failed(self, item: Item, error: LeadEnrichError, job_id: str | None) -> list[BulkOutcome]:
+        outcome = BulkOutcome(item.index, item.given, "failed", error=error, job_id=job_id)
+        self._record(item, outcome, maybe_charged=False)
+        return self._with_copies([outcome])
+
+    def _maybe_charged(self, item: Item, error: LeadEnrichError, job_id: str | None) -> BulkOutcome:
+        outcome = BulkOutcome(
+            item.index, item.given, "failed", error=error, maybe_charged=True, job_id=job_id
+        )
+        self._record(item, outcome, maybe_charged=True)
+        return outcome
+
+    def polled(self, poll: Poll, job: JobOut | None, error: LeadEnrichError | None) -> list[BulkOutcome]:
+        """The end of a recorded job (or why it could not be seen)."""
+        item = poll.item
+        if job is not None:
+            try:
+                lead = lead_of(job)
+            except JobFailedError as exc:
+                return self._job_failed(poll, exc)
+            except LeadEnrichError as exc:
+                error = exc
+            else:
+                charged = poll.fresh and not lead.deduped
+                with self._lock:
+                    self._maybe -= int(poll.fresh)
+                    self._spent += int(charged)
+                return self._done(item, lead, charged=charged, resumed=not poll.fresh)
+        assert error is not None
+        if isinstance(error, _PASSING) and poll.tries < _POLL_TRIES:
+            with self._lock:
+                self._polls.append(replace(poll, tries=poll.tries + 1))
+            return []
+        if isinstance(error, _ACCOUNT_ERRORS):
+            self.stop(LeadEnrichError(f"not started: the account was refused ({error})"))
+        return self._with_copies([self._maybe_charged(item, error, poll.job_id)])
+
+    def _job_failed(self, poll: Poll, error: JobFailedError) -> list[BulkOutcome]:
+        # Failed, so refunded: nothing to chase any more.
+        item = poll.item
+        with self._lock:
+            del self._jobs[item.key]
+            self._maybe -= int(poll.fresh)
+            if not poll.fresh:
+                # An earlier run's: sent again now, as a new job.
+                self._pending.appendleft(item)
+        if poll.fresh:
+            return self._failed(item, error, poll.job_id)
+        self._record(item, BulkOutcome(item.index, item.given, "failed", error=error), maybe_charged=False)
+        return []
+
+    def looked_up(
+        self, lookup: Lookup, scan: Scan | None, error: LeadEnrichError | None
+    ) -> list[BulkOutcome]:
+        """The parked leads a lookup found (adopted), did not find, or could not look for."""
+        found = scan.found if scan is not None else {}
+        outcomes: list[BulkOutcome] = []
+        for parked in lookup.parked:
+            item, lead = parked.item, found.get(parked.item.key)
+            fresh = parked.error is not None
+            if lead is not None:
+                with self._lock:
+                    self._maybe -= int(fresh)
+                    self._spent += int(fresh and not lead.deduped)
+                outcomes += self._done(item, lead, charged=fresh and not lead.deduped, resumed=not fresh)
+            elif error is not None:
+                why = LeadEnrichError(
+                    "not sent again: it was sent without an answer, and the stored leads could not "
+                    f"be checked for it ({error}); run again to look once more"
+                )
+                outcomes += self._with_copies([self._maybe_charged(item, parked.error or why, None)])
+            elif fresh and parked.looks < self._looks:
+                # Not stored yet: a job may wait in the service's queue well past the time
+                # a sync enrichment takes.
+                with self._lock:
+                    due = self._clock.now() + self._service.settle
+                    self._parked.append(replace(parked, due=due, looks=parked.looks + 1))
+            elif fresh:
+                assert parked.error is not None
+                outcomes += self._with_copies([self._maybe_charged(item, parked.error, None)])
+            else:
+                # An earlier run's lead, not stored once the service was done: never
+                # charged, so it is sent now.
+                with self._lock:
+                    self._pending.appendleft(item)
+        with self._lock:
+            self._pending = deque(sorted(self._pending, key=lambda item: item.index))
+        return outcomes
+
+    def _done(self, item: Item, lead: LeadOut, *, charged: bool, resumed: bool) -> list[BulkOutcome]:
+        with self._lock:
+            self.claimed.append(lead.id)
+            job_id = self._jobs.get(item.key)
+        outcome = BulkOutcome(
+            item.index, item.given, _status(lead), lead=lead, resumed=resumed, charged=charged, job_id=job_id
+        )
+        self._record(item, outcome, maybe_charged=False)
+        return self._with_copies([outcome])
 
     def _record(self, item: Item, outcome: BulkOutcome, *, maybe_charged: bool) -> None:
         if self._checkpoint is not None:
@@ -201,33 +512,20 @@ class Plan:
                 item.key, item.index, outcome.status, outcome.lead, outcome.error, maybe_charged
             )
 
-
-def match_stored(wanted: dict[str, datetime], stored: Iterable[LeadOut]) -> dict[str, LeadOut]:
-    """Stored records whose input matches a wanted lead and that were created after it was sent.
-
-    `wanted` maps checkpoint keys (fingerprint#occurrence) to when the lead was sent.
-    """
-    by_base: dict[str, list[tuple[str, datetime]]] = {}
-    for key, since in sorted(wanted.items()):
-        by_base.setdefault(key.split("#")[0], []).append((key, since))
-    found: dict[str, LeadOut] = {}
-    for lead in stored:
-        candidates = by_base.get(fingerprint(lead.input))
-        if not candidates:
-            continue
-        created = lead.created_at
-        for position, (key, since) in enumerate(candidates):
-            if created is None or _aware(created) >= since - _SKEW:
-                found[key] = lead
-                del candidates[position]
-                break
-        if len(found) == len(wanted):
-            break
-    return found
-
-
-def _aware(moment: datetime) -> datetime:
-    return moment if moment.tzinfo is not None else moment.replace(tzinfo=timezone.utc)
+    def _with_copies(self, outcomes: list[BulkOutcome]) -> list[BulkOutcome]:
+        """Each outcome, then the same outcome for every row that repeats its lead."""
+        every: list[BulkOutcome] = []
+        for outcome in outcomes:
+            every.append(outcome)
+            with self._lock:
+                copies = self._copies.pop(outcome.index, [])
+            every += [
+                replace(
+                    outcome, index=copy.index, input=copy.given, charged=False, duplicate_of=outcome.index
+                )
+                for copy in copies
+            ]
+        return every
 
 
 def _status(lead: LeadOut) -> Literal["enriched", "deduped"]:

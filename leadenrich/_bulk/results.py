@@ -33,8 +33,14 @@ class BulkOutcome:
         charged: True when this run spent a credit on the lead.
         maybe_charged: True for a failed lead whose answer was lost (a dropped connection,
             a timeout, a 5xx, an unreadable 2xx) and that was not found among the stored
-            leads either: the service may still have charged it. The checkpoint keeps it
-            as started, so a resumed run looks it up again before sending it.
+            leads either, or whose job was created but not seen to its end: the service
+            may still have charged it. The checkpoint keeps it, so a resumed run polls its
+            job or looks it up again rather than sending it.
+        duplicate_of: For a row identical to an earlier one (the same lead once
+            validated), the earlier row's index: the lead was enriched once, and this
+            copy shares its outcome, never charged on its own.
+        job_id: The enrichment job the service created for the lead (the `async`
+            strategy), when one is known.
 
     Examples:
         >>> for outcome in client.leads.enrich_iter(rows):  # doctest: +SKIP
@@ -50,6 +56,8 @@ class BulkOutcome:
     resumed: bool = False
     charged: bool = False
     maybe_charged: bool = False
+    duplicate_of: int | None = None
+    job_id: str | None = None
 
     @property
     def ok(self) -> bool:
@@ -135,6 +143,16 @@ class BulkResult:
             190
         """
         return sum(1 for o in self.outcomes if o.status == "skipped")
+
+    @property
+    def duplicates(self) -> int:
+        """Rows identical to an earlier row, which share its outcome and cost nothing.
+
+        Examples:
+            >>> client.leads.enrich_many([row, row]).duplicates  # doctest: +SKIP
+            1
+        """
+        return sum(1 for o in self.outcomes if o.duplicate_of is not None)
 
     @property
     def resumed(self) -> int:
@@ -246,7 +264,11 @@ def _given(outcome: BulkOutcome, name: str) -> object:
 
 
 def _record(outcome: BulkOutcome) -> dict[str, Any]:
-    record: dict[str, Any] = {"index": outcome.index, "status": outcome.status}
+    record: dict[str, Any] = {
+        "index": outcome.index,
+        "status": outcome.status,
+        "duplicate_of": outcome.duplicate_of,
+    }
     record.update(input_columns(outcome.input))
     lead = outcome.lead
     record["lead_id"] = lead.id if lead is not None else None

@@ -3,17 +3,15 @@
 from __future__ import annotations
 
 import os
-from collections.abc import AsyncGenerator, AsyncIterator, Awaitable, Callable, Iterable, Iterator
-from functools import partial
-from typing import Any, cast
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Iterator
+from typing import Any
 
 from .. import _endpoints
-from .._bulk.preview import DEFAULT_MAX_STORED, BulkPreview, Draft, MaxCredits, credits_left, wants_auto
+from .._bulk.iteration import AsyncBulkIterator, AsyncOpenIterations, OpenIterations
+from .._bulk.preview import DEFAULT_MAX_STORED, BulkPreview, Draft, MaxCredits, credits_left
 from .._bulk.progress import ProgressOption
 from .._bulk.results import BulkOutcome, BulkResult
-from .._bulk.runner import Run, Strategy, prepare
-from .._bulk.runner import arun as arun_bulk
-from .._bulk.runner import run as run_bulk
+from .._bulk.runner import AsyncService, Service, Strategy, aiterate, iterate, prepare
 from .._bulk.scan_progress import ScanProgress, scan_reporter
 from .._clock import ServiceClock
 from .._endpoints import LeadLike
@@ -34,11 +32,19 @@ class Leads:
         'Acme'
     """
 
-    def __init__(self, send: SyncSend, slot: SyncSlot, durations: JobDurations, clock: ServiceClock) -> None:
+    def __init__(
+        self,
+        send: SyncSend,
+        slot: SyncSlot,
+        durations: JobDurations,
+        clock: ServiceClock,
+        iterations: OpenIterations | None = None,
+    ) -> None:
         self._send = send
         self._slot = slot
         self._durations = durations
         self._clock = clock
+        self._iterations = iterations if iterations is not None else OpenIterations()
 
     def enrich(self, lead: LeadLike, *, callback_url: str | None = None) -> EnrichJobCreated:
         """Start an asynchronous enrichment; returns at once with a queued job.
@@ -93,6 +99,16 @@ class Leads:
             >>> lead.enrichment.tags  # doctest: +SKIP
             ['mid-market', 'manufacturing']
         """
+        return self._enrich_and_wait(lead, timeout, poll_interval, on_progress, None)
+
+    def _enrich_and_wait(
+        self,
+        lead: LeadLike,
+        timeout: float,
+        poll_interval: float | None,
+        on_progress: Callable[[JobOut], object] | None,
+        on_created: Callable[[str], None] | None,
+    ) -> LeadOut:
         waiter = Waiter[JobOut]("enrichment job", Deadline(timeout, self._clock), poll_interval, on_progress)
         call = _endpoints.enrich(lead)
         with self._slot(waiter.deadline):
@@ -102,12 +118,21 @@ class Leads:
             waiter.created(
                 f"enrichment job {created.job_id}", JobOut(job_id=created.job_id, status=created.status)
             )
+            if on_created is not None:
+                on_created(created.job_id)
             waiter.stay_quiet(self._durations.quiet_period())
             self._clock.sleep(waiter.next_delay())
             poll = _endpoints.get_job(created.job_id)
             job = wait(lambda deadline: self._send(poll, deadline), waiter)
         self._durations.record(job)
         return lead_of(job)
+
+    def _wait_job(self, job_id: str, poll_interval: float | None) -> JobOut:
+        waiter = Waiter[JobOut](
+            f"enrichment job {job_id}", Deadline(DEFAULT_JOB_TIMEOUT, self._clock), poll_interval, None
+        )
+        poll = _endpoints.get_job(job_id)
+        return wait(lambda deadline: self._send(poll, deadline), waiter)
 
     def enrich_iter(
         self,
@@ -130,30 +155,29 @@ class Leads:
             >>> for outcome in client.leads.enrich_iter(rows, checkpoint="run.jsonl"):  # doctest: +SKIP
             ...     print(outcome.index, outcome.status)
         """
-        plan = partial(
-            prepare,
+        batch = prepare(
             leads,
             concurrency=concurrency,
+            max_credits=max_credits,
             checkpoint=checkpoint,
             progress=progress,
             strategy=strategy,
             poll_interval=poll_interval,
         )
-        if wants_auto(max_credits):
-            # Everything is checked before usage() is asked, so bad input sends nothing.
-            plan(max_credits=None)
-            limit = credits_left(self._send(_endpoints.usage()))
-        else:
-            limit = max_credits
-        run = plan(max_credits=limit)
-        if strategy == "async":
 
-            def enrich(lead: LeadIn) -> LeadOut:
-                return self.enrich_and_wait(lead, poll_interval=poll_interval)
+        def enrich(lead: LeadIn, on_created: Callable[[str], None]) -> LeadOut:
+            if strategy == "async":
+                return self._enrich_and_wait(lead, DEFAULT_JOB_TIMEOUT, poll_interval, None, on_created)
+            return self.enrich_sync(lead)
 
-        else:
-            enrich = self.enrich_sync
-        return run_bulk(run, enrich, lambda: self.iter(page_size=100), self._clock)
+        service = Service(
+            enrich=enrich,
+            poll=lambda job_id: self._wait_job(job_id, poll_interval),
+            page=lambda limit, skip: self.list(limit=limit, skip=skip),
+            credits_left=lambda: credits_left(self._send(_endpoints.usage())),
+            clock=self._clock,
+        )
+        return self._iterations.track(iterate(batch, service))
 
     def enrich_many(
         self,
@@ -170,7 +194,9 @@ class Leads:
 
         One lead's failure never stops the others; every lead gets an outcome. 429s are
         waited out (they are never charged), and a lead whose answer was lost is looked up
-        among the account's stored leads before it is called failed.
+        among the account's stored leads, once the service must be done with it, before
+        it is called failed. Identical rows are one lead: enriched once, and every copy
+        gets its outcome (`duplicate_of`).
 
         Args:
             leads: LeadIn objects, dicts of LeadIn fields, or a pandas DataFrame whose
@@ -179,12 +205,14 @@ class Leads:
                 time, so more than 5 only queues (see `RateLimits.concurrent_enrichments`).
             max_credits: Start no new enrichment once this many credits could be spent;
                 the leads left are reported as `skipped`. `"auto"` reads what the account
-                has left from `usage()` before the run starts and stops there, so a run
+                has left from `usage()` when the run starts and stops there, so a run
                 never ends in a wall of 402s ([`preview_many`][leadenrich._resources.leads.Leads.preview_many]
                 tells beforehand how many leads that covers).
-            checkpoint: A JSONL file. Each finished lead is appended as it completes, and
-                a rerun with the same file skips the leads already enriched, so a crash
-                or Ctrl-C loses nothing that was paid for.
+            checkpoint: A JSONL file. Every fact about a lead is appended as it is
+                learnt (started, its job id, its answer lost, finished), and a rerun with
+                the same file skips the leads already enriched, polls the jobs it knows
+                and looks up the leads whose answer was lost, so a crash or Ctrl-C loses
+                nothing that was paid for and charges nothing twice.
             progress: None shows a progress bar (tqdm) when interactive; True always,
                 False never; or a callable that receives each BulkOutcome.
             poll_interval: The first polling interval of the `async` strategy.
@@ -318,12 +346,18 @@ class AsyncLeads:
     """
 
     def __init__(
-        self, send: AsyncSend, slot: AsyncSlot, durations: JobDurations, clock: ServiceClock
+        self,
+        send: AsyncSend,
+        slot: AsyncSlot,
+        durations: JobDurations,
+        clock: ServiceClock,
+        iterations: AsyncOpenIterations | None = None,
     ) -> None:
         self._send = send
         self._slot = slot
         self._durations = durations
         self._clock = clock
+        self._iterations = iterations if iterations is not None else AsyncOpenIterations()
 
     async def enrich(self, lead: LeadLike, *, callback_url: str | None = None) -> EnrichJobCreated:
         """Start an asynchronous enrichment; see [`Leads.enrich`][leadenrich._resources.leads.Leads.enrich].
@@ -354,6 +388,16 @@ class AsyncLeads:
         Examples:
             >>> lead = await client.leads.enrich_and_wait({"company": "Acme", "domain": "acme.com"})  # doctest: +SKIP
         """
+        return await self._enrich_and_wait(lead, timeout, poll_interval, on_progress, None)
+
+    async def _enrich_and_wait(
+        self,
+        lead: LeadLike,
+        timeout: float,
+        poll_interval: float | None,
+        on_progress: Callable[[JobOut], object] | None,
+        on_created: Callable[[str], Awaitable[None]] | None,
+    ) -> LeadOut:
         waiter = Waiter[JobOut]("enrichment job", Deadline(timeout, self._clock), poll_interval, on_progress)
         call = _endpoints.enrich(lead)
         async with self._slot(waiter.deadline):
@@ -363,12 +407,21 @@ class AsyncLeads:
             waiter.created(
                 f"enrichment job {created.job_id}", JobOut(job_id=created.job_id, status=created.status)
             )
+            if on_created is not None:
+                await on_created(created.job_id)
             waiter.stay_quiet(self._durations.quiet_period())
             await self._clock.asleep(waiter.next_delay())
             poll = _endpoints.get_job(created.job_id)
             job = await async_wait(lambda deadline: self._send(poll, deadline), waiter)
         self._durations.record(job)
         return lead_of(job)
+
+    async def _wait_job(self, job_id: str, poll_interval: float | None) -> JobOut:
+        waiter = Waiter[JobOut](
+            f"enrichment job {job_id}", Deadline(DEFAULT_JOB_TIMEOUT, self._clock), poll_interval, None
+        )
+        poll = _endpoints.get_job(job_id)
+        return await async_wait(lambda deadline: self._send(poll, deadline), waiter)
 
     def enrich_iter(
         self,
@@ -380,53 +433,47 @@ class AsyncLeads:
         progress: ProgressOption = None,
         poll_interval: float | None = None,
         strategy: Strategy = "sync",
-    ) -> AsyncIterator[BulkOutcome]:
+    ) -> AsyncBulkIterator:
         """Enrich many leads, yielding outcomes as they complete; see [`Leads.enrich_many`][leadenrich._resources.leads.Leads.enrich_many].
 
         Cancelling the consuming task (or stopping the iteration) starts no new lead and
         lets the leads in flight finish, since the service enriches and charges them
         anyway, so they reach the checkpoint; cancelling again abandons them, and a
-        resumed run then looks them up before sending them again.
+        resumed run then looks them up before sending them again. After a `break`, they
+        finish when the iterator is closed: on leaving `async with` on it, or at the
+        latest when the client is closed, before its connections are.
 
         Examples:
-            >>> async for outcome in client.leads.enrich_iter(rows):  # doctest: +SKIP
-            ...     print(outcome.index, outcome.status)
+            >>> async with client.leads.enrich_iter(rows) as outcomes:  # doctest: +SKIP
+            ...     async for outcome in outcomes:
+            ...         print(outcome.index, outcome.status)
         """
-        plan = partial(
-            prepare,
+        batch = prepare(
             leads,
             concurrency=concurrency,
+            max_credits=max_credits,
             checkpoint=checkpoint,
             progress=progress,
             strategy=strategy,
             poll_interval=poll_interval,
         )
-        if strategy == "async":
 
-            async def enrich(lead: LeadIn) -> LeadOut:
-                return await self.enrich_and_wait(lead, poll_interval=poll_interval)
+        async def enrich(lead: LeadIn, on_created: Callable[[str], Awaitable[None]]) -> LeadOut:
+            if strategy == "async":
+                return await self._enrich_and_wait(lead, DEFAULT_JOB_TIMEOUT, poll_interval, None, on_created)
+            return await self.enrich_sync(lead)
 
-        else:
-            enrich = self.enrich_sync
-        if wants_auto(max_credits):
-            # Everything is checked now, before usage() is asked, so bad input sends nothing.
-            plan(max_credits=None)
-            return self._auto_run(plan, enrich)
-        run = plan(max_credits=max_credits)
-        return arun_bulk(run, enrich, lambda: self.iter(page_size=100), self._clock)
+        async def left() -> int | None:
+            return credits_left(await self._send(_endpoints.usage()))
 
-    async def _auto_run(
-        self, plan: Callable[..., Run], enrich: Callable[[LeadIn], Awaitable[LeadOut]]
-    ) -> AsyncIterator[BulkOutcome]:
-        run = plan(max_credits=credits_left(await self._send(_endpoints.usage())))
-        outcomes = arun_bulk(run, enrich, lambda: self.iter(page_size=100), self._clock)
-        try:
-            async for outcome in outcomes:
-                yield outcome
-        finally:
-            # The runner is an async generator: end it here (its leads in flight finish and
-            # reach the checkpoint), not whenever it is collected.
-            await cast("AsyncGenerator[BulkOutcome, None]", outcomes).aclose()
+        service = AsyncService(
+            enrich=enrich,
+            poll=lambda job_id: self._wait_job(job_id, poll_interval),
+            page=lambda limit, skip: self.list(limit=limit, skip=skip),
+            credits_left=left,
+            clock=self._clock,
+        )
+        return AsyncBulkIterator(aiterate(batch, service), self._iterations)
 
     async def enrich_many(
         self,

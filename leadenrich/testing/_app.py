@@ -316,7 +316,8 @@ class _ServerApp:
         self.app = app
         self.runtime = runtime
         settings = runtime.state.settings
-        self.faults = FaultPlan(settings) if faults_enabled(settings) else None
+        self.faults = FaultPlan(runtime.state)
+        self._rates = faults_enabled(settings)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] == "lifespan":
@@ -343,7 +344,7 @@ class _ServerApp:
 
         state.record_serving(1)
         try:
-            if self.faults is not None and applies(path):
+            if applies(path) and (self._rates or state.scripted.pending):
                 await serve_with_faults(self._api, self.faults, state, scope, receive, send, recording, token)
             else:
                 await self._api(scope, receive, recording(send))

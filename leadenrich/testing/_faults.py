@@ -65,6 +65,7 @@ class Fault:
 
 
 def faults_enabled(settings: FakeSettings) -> bool:
+    """Whether any fault rate is set (scripted faults are played either way)."""
     return any(getattr(settings, rate) > 0 for _, rate in _KINDS)
 
 
@@ -81,13 +82,19 @@ def runs_enrichment(method: str, path: str) -> bool:
 class FaultPlan:
     """Decides the fault of each request; safe to call from any thread."""
 
-    def __init__(self, settings: FakeSettings) -> None:
-        self._settings = settings
+    def __init__(self, state: FakeState) -> None:
+        self._state = state
+        self._settings = state.settings
         self._lock = threading.Lock()
         self._seen: Counter[str] = Counter()
         self._burst_left = 0
 
     def decide(self, method: str, path: str, query: bytes, body: bytes) -> Fault | None:
+        scripted = self._state.scripted.take(method, path)
+        if scripted is not None:
+            return Fault(scripted.kind, status=scripted.status)
+        if not faults_enabled(self._settings):
+            return None
         enrichment = runs_enrichment(method, path)
         digest = hashlib.sha256(b"\0".join([method.encode(), path.encode(), query, body])).hexdigest()
         with self._lock:
@@ -150,6 +157,10 @@ async def serve_with_faults(
     elif fault.kind == "server_error":
         note(f"{fault.status} {'html' if fault.html else 'json'}")
         await _server_error(fault, recording(send))
+    elif fault.kind == "refused":
+        note(f"{fault.status}, unprocessed")
+        detail = json.dumps({"detail": f"an injected {fault.status}, nothing was done"}).encode()
+        await _respond(recording(send), fault.status, detail, "application/json", {})
     elif fault.kind == "upstream_full":
         note("429 upstream_full")
         error = upstream_full(state.settings)

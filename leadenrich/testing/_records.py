@@ -24,7 +24,9 @@ __all__ = [
 ]
 
 ChargeKind = Literal["enrichment", "email", "mobile"]
-FaultKind = Literal["server_error", "drop_before", "drop_after", "slow", "malformed", "upstream_full"]
+FaultKind = Literal[
+    "server_error", "drop_before", "drop_after", "slow", "malformed", "upstream_full", "refused"
+]
 
 
 def utcnow() -> datetime:

@@ -11,6 +11,8 @@ from typing_extensions import Self
 
 from .._clock import ServiceClock
 from .._ratelimit import RateLimits
+from ._records import FaultKind
+from ._scripted import ScriptedFault
 from ._settings import FakeSettings, Tier
 from ._state import DEFAULT, FakeState
 
@@ -249,6 +251,41 @@ class FakeServer:
             'default'
         """
         return self.state.user_of(key)
+
+    def fail_next(
+        self, method: str, path: str, kind: FaultKind = "refused", *, status: int = 503, times: int = 1
+    ) -> None:
+        """Play a fault on the next `times` requests matching `method` and `path`.
+
+        Args:
+            method: The HTTP method, such as `GET`.
+            path: A glob on the path, such as `/api/v1/jobs/*` or `/api/v1/leads`.
+            kind: `refused` (answer `status` with a JSON detail, nothing done),
+                `server_error` (a 5xx, nothing done), `drop_before`, `drop_after` (the work
+                is done and charged, then the connection is dropped), `malformed` (the
+                work is done, the JSON of its 2xx answer broken), or `slow`.
+            status: The status of `refused` and `server_error`.
+            times: How many matching requests meet it.
+
+        Examples:
+            >>> server.fail_next("GET", "/api/v1/jobs/*", status=404)  # doctest: +SKIP
+            >>> server.fail_next("POST", "/api/v1/leads/enrich", "drop_after")  # doctest: +SKIP
+        """
+        if not isinstance(times, int) or times < 1:  # pyright: ignore[reportUnnecessaryIsInstance]
+            raise ValueError(f"times must be an int >= 1, got {times!r}")
+        if kind == "server_error" and status not in (500, 502, 503):
+            raise ValueError(
+                f"a server_error's status is 500, 502 or 503, got {status!r}; use kind='refused'"
+            )
+        self.state.scripted.add(ScriptedFault(method.upper(), path, kind, status, times))
+
+    def revoke_key(self, key: str) -> None:
+        """Revoke a key, as a rotation would: its next requests get 401.
+
+        Examples:
+            >>> server.revoke_key(server.api_key)  # doctest: +SKIP
+        """
+        self.state.revoke_key(key)
 
     def callback_url(self, name: str = "default", *, status: int = 204) -> str:
         """A callback_url served by this server: bodies POSTed to it are kept in

@@ -28,6 +28,7 @@ from . import _content
 from ._accounts import Account, ApiKey, Bucket, new_key
 from ._journal import Journal
 from ._records import ApiError, Caller, ChargeKind, Follow, Run, utcnow
+from ._scripted import ScriptedFaults
 from ._settings import API_TIERS, FakeSettings, check_tier
 from ._stored import StoredJob, StoredLead, StoredLookup
 
@@ -97,6 +98,8 @@ class FakeState(Journal):
         self._open_runs: set[str] = set()
         self._running_emails: dict[tuple[str, str], str] = {}
         """(user, email) -> the first open run with that email, for `same_email_in_flight`."""
+        self.scripted: ScriptedFaults = ScriptedFaults()
+        """Faults asked for by name (FakeServer.fail_next), played before any rate's."""
 
     def add_key(
         self,
@@ -167,6 +170,12 @@ class FakeState(Journal):
             account.credits_added += credits
             account.mobile_purchased += mobile_credits
             self._cond.notify_all()
+
+    def revoke_key(self, key: str) -> None:
+        """Revoke a key: from now on its requests get 401, as after a rotation."""
+        with self._cond:
+            revoked = self._keys.pop(key)
+            revoked.account.keys.remove(revoked)
 
     def user_of(self, key: str) -> str:
         """The account (user) name a key belongs to."""
