@@ -6,18 +6,21 @@ async classes differ only where they send or sleep.
 
 from __future__ import annotations
 
+import functools
 import logging
-from collections.abc import AsyncGenerator, Generator, Mapping
+from collections.abc import AsyncGenerator, Generator
 from contextlib import asynccontextmanager, contextmanager
+from dataclasses import replace
+from functools import cached_property
 from typing import Any, TypeVar
 
 import httpx
 import tenacity
 from pydantic import ValidationError
-from typing_extensions import Self
+from typing_extensions import Self, Unpack
 
 from . import _clock
-from ._config import ClientOptions, resolve_options, with_timeout
+from ._config import ClientOptions, ClientSettings, Settings, resolve_options
 from ._endpoints import Call
 from ._errors import (
     APIConnectionError,
@@ -28,16 +31,16 @@ from ._errors import (
     PollTimeoutError,
     status_error,
 )
+from ._logs import log_failure, log_request, log_response, logger, setup_from_environment
 from ._polling import Deadline, JobDurations
 from ._ratelimit import Pacer, RateLimits
+from ._response import APIResponse
 from ._retry import RetryPolicy, RetryRun
 from ._validate import describe, integer, seconds
 
 __all__ = ["AsyncAPIClient", "SyncAPIClient"]
 
 T = TypeVar("T")
-
-logger = logging.getLogger("leadenrich")
 
 # Failures that happen before a single byte of the request left this machine.
 _NOT_SENT = (httpx.ConnectError, httpx.ConnectTimeout, httpx.PoolTimeout, httpx.UnsupportedProtocol)
@@ -49,17 +52,32 @@ def build_request(
     headers = dict(options.auth_headers if call.auth else options.headers)
     if call.body is not None:
         headers["Content-Type"] = "application/json"
-    return http.build_request(
+    params = call.params
+    timeout = options.long_timeout if call.runs_enrichment else options.timeout
+    extras = call.extras
+    if extras is not None:
+        headers.update(extras.headers)
+        if extras.query:
+            params = {**(params or {}), **extras.query}
+        if extras.timeout is not None:
+            # Taken as given, even below the 100 s a sync enrichment may need: the caller chose it.
+            timeout = extras.timeout
+    request = http.build_request(
         call.method,
         options.base_url + call.path,
-        params=call.params,
+        params=params,
         content=call.body,
         headers=headers,
-        timeout=options.long_timeout if call.runs_enrichment else options.timeout,
+        timeout=timeout,
     )
+    if logger.isEnabledFor(logging.DEBUG):
+        log_request(request, options.api_key)
+    return request
 
 
 def connection_error(exc: httpx.RequestError, request: httpx.Request) -> APIConnectionError:
+    if logger.isEnabledFor(logging.INFO):
+        log_failure(request, exc)
     sent = not isinstance(exc, _NOT_SENT)
     cls = APITimeoutError if isinstance(exc, httpx.TimeoutException) else APIConnectionError
     what = "timed out" if cls is APITimeoutError else "failed"
@@ -76,11 +94,16 @@ def connection_error(exc: httpx.RequestError, request: httpx.Request) -> APIConn
     )
 
 
-def process_response(call: Call[T], response: httpx.Response, options: ClientOptions) -> T:
-    if logger.isEnabledFor(logging.DEBUG):
-        logger.debug("%s %s -> %d", call.method, response.request.url.path, response.status_code)
+def check_status(response: httpx.Response, options: ClientOptions) -> httpx.Response:
+    """The response when its status is a success; its typed error otherwise."""
+    if logger.isEnabledFor(logging.INFO):
+        log_response(response)
     if not response.is_success:
         raise status_error(response, secret=options.api_key)
+    return response
+
+
+def parse_response(call: Call[T], response: httpx.Response) -> T:
     try:
         return call.parse(response.content)
     except ValidationError as exc:
@@ -97,32 +120,37 @@ def _validation_failure(
     return APIResponseValidationError(message, response=response)
 
 
+def raw_response(call: Call[T], response: httpx.Response, retries: int) -> APIResponse[T]:
+    return APIResponse(response, functools.partial(parse_response, call), retries)
+
+
 class _BaseClient:
     """Settings, pacing and copies: the parts of a client that never wait."""
 
+    _settings: Settings
     _options: ClientOptions
     _policy: RetryPolicy
     _pacer: Pacer | None
     _owns_http: bool
     _durations: JobDurations
 
-    def _configure(
-        self,
-        api_key: str | None,
-        base_url: str | None,
-        timeout: float | httpx.Timeout,
-        max_retries: int,
-        default_headers: Mapping[str, str] | None,
-        rate_limits: RateLimits | None,
-        max_retry_after: float,
-        upstream_full_retries: int,
-    ) -> None:
-        self._options = resolve_options(api_key, base_url, timeout, default_headers)
-        self._policy = _policy(max_retries, max_retry_after, upstream_full_retries)
+    def _configure(self, settings: Settings, pacer: Pacer | None = None) -> None:
+        """Resolve and check `settings`; `pacer` is shared with the client copied, if any."""
+        setup_from_environment()
+        options = resolve_options(
+            settings.api_key, settings.base_url, settings.timeout, settings.default_headers
+        )
+        policy = _policy(settings.max_retries, settings.max_retry_after, settings.upstream_full_retries)
+        rate_limits = settings.rate_limits
         if rate_limits is not None and not isinstance(rate_limits, RateLimits):  # pyright: ignore[reportUnnecessaryIsInstance]
             raise TypeError(f"rate_limits must be a RateLimits or None, got {type(rate_limits).__name__}")
-        self._pacer = Pacer(rate_limits) if rate_limits is not None else None
-        self._durations = JobDurations()
+        # Kept resolved, so a copy does not read the environment again.
+        self._settings = replace(settings, api_key=options.api_key, base_url=options.base_url)
+        self._options = options
+        self._policy = policy
+        self._pacer = (
+            pacer if pacer is not None else (Pacer(rate_limits) if rate_limits is not None else None)
+        )
 
     @property
     def base_url(self) -> str:
@@ -164,37 +192,41 @@ class _BaseClient:
         """
         return self._pacer.limits if self._pacer is not None else None
 
-    def with_options(
-        self,
-        *,
-        timeout: float | httpx.Timeout | None = None,
-        max_retries: int | None = None,
-        max_retry_after: float | None = None,
-        upstream_full_retries: int | None = None,
-    ) -> Self:
-        """A copy of this client that differs only in the options given.
+    def with_options(self, **changes: Unpack[ClientSettings]) -> Self:
+        """A copy of this client that differs only in the settings given.
 
-        The copy shares the connection pool and the rate-limit budget with this client.
-        Closing the copy leaves the pool open; closing the original closes it.
+        Takes any of the constructor's settings but `http_client`: `api_key`, `base_url`,
+        `timeout`, `max_retries`, `default_headers` (merged into this client's),
+        `rate_limits`, `max_retry_after` and `upstream_full_retries`.
+
+        The copy shares the connection pool, and the rate-limit budget and enrichment
+        slots unless it is given other `rate_limits` or another `api_key`. Closing the
+        copy leaves the pool open; closing the original closes it. `copy.copy(client)`
+        is `client.with_options()`.
+
+        Raises:
+            TypeError: A setting that is not one of those above.
 
         Examples:
             >>> patient = client.with_options(timeout=120, max_retries=5)  # doctest: +SKIP
+            >>> tagged = client.with_options(default_headers={"X-Team": "growth"})  # doctest: +SKIP
         """
+        settings = self._settings.changed(changes)
         clone = object.__new__(type(self))
         clone.__dict__.update(self.__dict__)
-        if timeout is not None:
-            clone._options = with_timeout(self._options, timeout)
-        clone._policy = _policy(
-            self._policy.max_retries if max_retries is None else max_retries,
-            self._policy.max_retry_after if max_retry_after is None else max_retry_after,
-            self._policy.upstream_full_retries if upstream_full_retries is None else upstream_full_retries,
+        for name in list(clone.__dict__):
+            # The namespaces are bound to the client that made them: the copy makes its own.
+            if isinstance(getattr(type(self), name, None), cached_property):
+                del clone.__dict__[name]
+        same_budget = (
+            settings.rate_limits is self._settings.rate_limits and settings.api_key == self._settings.api_key
         )
+        clone._configure(settings, self._pacer if same_budget else None)
         clone._owns_http = False
-        clone._bind_resources()
         return clone
 
-    def _bind_resources(self) -> None:
-        """Attach the resource namespaces (leads, jobs, ...) to this client."""
+    def __copy__(self) -> Self:
+        return self.with_options()
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}(base_url={self.base_url!r}, max_retries={self.max_retries})"
@@ -229,14 +261,21 @@ class SyncAPIClient(_BaseClient):
     _http: httpx.Client
 
     def _request(self, call: Call[T]) -> T:
+        return parse_response(call, self._exchange(call)[0])
+
+    def _request_raw(self, call: Call[T]) -> APIResponse[T]:
+        return raw_response(call, *self._exchange(call))
+
+    def _exchange(self, call: Call[Any]) -> tuple[httpx.Response, int]:
+        """The successful response, and how many retries it took."""
         if call.runs_enrichment:
             with self._enrichment_slot(None):
                 return self._send(call)
         return self._send(call)
 
-    def _send(self, call: Call[T]) -> T:
+    def _send(self, call: Call[Any]) -> tuple[httpx.Response, int]:
         try:
-            return self._attempt(call)
+            return self._attempt(call), 0
         except (APIConnectionError, APIStatusError) as first:
             return self._retry(call, first)
 
@@ -253,7 +292,7 @@ class SyncAPIClient(_BaseClient):
         finally:
             slots.release()
 
-    def _attempt(self, call: Call[T]) -> T:
+    def _attempt(self, call: Call[Any]) -> httpx.Response:
         request = build_request(self._http, self._options, call)
         delay = self._pace_delay(call)
         if delay > 0:
@@ -262,20 +301,21 @@ class SyncAPIClient(_BaseClient):
             response = self._http.send(request)
         except httpx.RequestError as exc:
             raise connection_error(exc, request) from exc
-        return process_response(call, response, self._options)
+        return check_status(response, self._options)
 
-    def _retry(self, call: Call[T], first: LeadEnrichError) -> T:
+    def _retry(self, call: Call[Any], first: LeadEnrichError) -> tuple[httpx.Response, int]:
         run = self._new_run(call)
         pending = [first]
 
-        def attempt() -> T:
+        def attempt() -> httpx.Response:
             run.attempts += 1
             if pending:
                 raise pending.pop()
             return self._attempt(call)
 
         retrying = tenacity.Retrying(sleep=lambda seconds: _clock.sleep(seconds), **run.tenacity_options())
-        return retrying(attempt)
+        response = retrying(attempt)
+        return response, run.attempts - 1
 
     def close(self) -> None:
         """Close the connection pool (unless it was passed in as `http_client`).
@@ -300,14 +340,21 @@ class AsyncAPIClient(_BaseClient):
     _http: httpx.AsyncClient
 
     async def _request(self, call: Call[T]) -> T:
+        return parse_response(call, (await self._exchange(call))[0])
+
+    async def _request_raw(self, call: Call[T]) -> APIResponse[T]:
+        return raw_response(call, *await self._exchange(call))
+
+    async def _exchange(self, call: Call[Any]) -> tuple[httpx.Response, int]:
+        """The successful response, and how many retries it took."""
         if call.runs_enrichment:
             async with self._enrichment_slot(None):
                 return await self._send(call)
         return await self._send(call)
 
-    async def _send(self, call: Call[T]) -> T:
+    async def _send(self, call: Call[Any]) -> tuple[httpx.Response, int]:
         try:
-            return await self._attempt(call)
+            return await self._attempt(call), 0
         except (APIConnectionError, APIStatusError) as first:
             return await self._retry(call, first)
 
@@ -331,7 +378,7 @@ class AsyncAPIClient(_BaseClient):
         finally:
             slots.release()
 
-    async def _attempt(self, call: Call[T]) -> T:
+    async def _attempt(self, call: Call[Any]) -> httpx.Response:
         request = build_request(self._http, self._options, call)
         delay = self._pace_delay(call)
         if delay > 0:
@@ -340,13 +387,13 @@ class AsyncAPIClient(_BaseClient):
             response = await self._http.send(request)
         except httpx.RequestError as exc:
             raise connection_error(exc, request) from exc
-        return process_response(call, response, self._options)
+        return check_status(response, self._options)
 
-    async def _retry(self, call: Call[T], first: LeadEnrichError) -> T:
+    async def _retry(self, call: Call[Any], first: LeadEnrichError) -> tuple[httpx.Response, int]:
         run = self._new_run(call)
         pending = [first]
 
-        async def attempt() -> T:
+        async def attempt() -> httpx.Response:
             run.attempts += 1
             if pending:
                 raise pending.pop()
@@ -356,7 +403,8 @@ class AsyncAPIClient(_BaseClient):
             await _clock.async_sleep(seconds)
 
         retrying = tenacity.AsyncRetrying(sleep=sleep, **run.tenacity_options())
-        return await retrying(attempt)
+        response: httpx.Response = await retrying(attempt)
+        return response, run.attempts - 1
 
     async def aclose(self) -> None:
         """Close the connection pool (unless it was passed in as `http_client`).

@@ -315,9 +315,10 @@ async def test_retries_are_logged_at_info_without_the_key(
         )
     )
     await call(client.usage())
-    infos = [r for r in caplog.records if r.levelno == logging.INFO]
-    assert len(infos) == 1
-    message = infos[0].getMessage()
+    infos = [r.getMessage() for r in caplog.records if r.levelno == logging.INFO]
+    # One line per answer, and the decision to retry between them.
+    assert [m.split(" -> ")[-1].split(" (")[0] for m in (infos[0], infos[2])] == ["429 Too Many Requests", "200 OK"]
+    message = infos[1]
     assert "GET /usage" in message
     assert "429 rate limit" in message
     assert "attempt 2" in message

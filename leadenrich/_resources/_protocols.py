@@ -8,8 +8,9 @@ from typing import Protocol, TypeVar
 
 from .._endpoints import Call
 from .._polling import Deadline
+from .._response import APIResponse
 
-__all__ = ["AsyncSend", "AsyncSlot", "SyncSend", "SyncSlot"]
+__all__ = ["AsyncRawSend", "AsyncSend", "AsyncSlot", "SyncRawSend", "SyncSend", "SyncSlot"]
 
 T = TypeVar("T")
 
@@ -20,6 +21,14 @@ class SyncSend(Protocol):
 
 class AsyncSend(Protocol):
     def __call__(self, call: Call[T], /) -> Awaitable[T]: ...
+
+
+class SyncRawSend(Protocol):
+    def __call__(self, call: Call[T], /) -> APIResponse[T]: ...
+
+
+class AsyncRawSend(Protocol):
+    def __call__(self, call: Call[T], /) -> Awaitable[APIResponse[T]]: ...
 
 
 SyncSlot = Callable[[Deadline | None], AbstractContextManager[None]]
