@@ -17,6 +17,7 @@ if TYPE_CHECKING:
         AsyncLeadEnrich,
         LeadEnrich,
     )
+    from ._config import ClientSettings
     from ._errors import (
         APIConnectionError,
         APIResponseValidationError,
@@ -62,6 +63,8 @@ if TYPE_CHECKING:
     from ._ratelimit import (
         RateLimits,
     )
+    from ._response import APIResponse
+    from ._types import DataFrameLike, LeadDict, PersonQuery
 
 _SOURCES: dict[str, str] = {
     "BulkOutcome": "._bulk.results",
@@ -107,6 +110,11 @@ _SOURCES: dict[str, str] = {
     "UsageOut": "._models",
     "ValidationErrorItem": "._models",
     "RateLimits": "._ratelimit",
+    "ClientSettings": "._config",
+    "APIResponse": "._response",
+    "DataFrameLike": "._types",
+    "LeadDict": "._types",
+    "PersonQuery": "._types",
 }
 
 
@@ -125,6 +133,7 @@ def __dir__() -> list[str]:
 
 __all__ = [
     "APIConnectionError",
+    "APIResponse",
     "APIResponseValidationError",
     "APIStatusError",
     "APITimeoutError",
@@ -134,7 +143,9 @@ __all__ = [
     "BulkOutcome",
     "BulkResult",
     "BuyingCommitteeMember",
+    "ClientSettings",
     "CompanyOverview",
+    "DataFrameLike",
     "EmailFindIn",
     "EmailFindOut",
     "EngagementPlaybook",
@@ -148,6 +159,7 @@ __all__ = [
     "JobFailedError",
     "JobOut",
     "LeadDeleted",
+    "LeadDict",
     "LeadEnrich",
     "LeadEnrichError",
     "LeadIn",
@@ -159,6 +171,7 @@ __all__ = [
     "MonthlyLeads",
     "NotFoundError",
     "PermissionDeniedError",
+    "PersonQuery",
     "PollTimeoutError",
     "QuotaExceededError",
     "RateLimitError",

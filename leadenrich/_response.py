@@ -43,46 +43,84 @@ class APIResponse(Generic[T]):
 
     @property
     def status_code(self) -> int:
-        """The HTTP status."""
+        """The HTTP status.
+
+        Examples:
+            >>> raw.status_code  # doctest: +SKIP
+            200
+        """
         return self.http_response.status_code
 
     @property
     def headers(self) -> httpx.Headers:
-        """The response headers (case-insensitive), such as `Retry-After` or a request id."""
+        """The response headers (case-insensitive), such as `Retry-After` or a request id.
+
+        Examples:
+            >>> raw.headers.get("retry-after")  # doctest: +SKIP
+        """
         return self.http_response.headers
 
     @property
     def elapsed(self) -> datetime.timedelta:
-        """Time from sending the last attempt to reading the whole answer."""
+        """Time from sending the last attempt to reading the whole answer.
+
+        Examples:
+            >>> raw.elapsed.total_seconds()  # doctest: +SKIP
+        """
         return self.http_response.elapsed
 
     @property
     def http_request(self) -> httpx.Request:
-        """The `httpx.Request` of the attempt that got this answer (its Authorization header holds the key)."""
+        """The `httpx.Request` of the attempt that got this answer (its Authorization header holds the key).
+
+        Examples:
+            >>> raw.http_request.url  # doctest: +SKIP
+        """
         return self.http_response.request
 
     @property
     def url(self) -> httpx.URL:
-        """The URL the request went to."""
+        """The URL the request went to.
+
+        Examples:
+            >>> str(raw.url)  # doctest: +SKIP
+        """
         return self.http_response.url
 
     @property
     def method(self) -> str:
-        """The HTTP method."""
+        """The HTTP method.
+
+        Examples:
+            >>> raw.method  # doctest: +SKIP
+            'GET'
+        """
         return self.http_response.request.method
 
     @property
     def content(self) -> bytes:
-        """The body as bytes."""
+        """The body as bytes.
+
+        Examples:
+            >>> len(raw.content)  # doctest: +SKIP
+        """
         return self.http_response.content
 
     @property
     def text(self) -> str:
-        """The body as text."""
+        """The body as text.
+
+        Examples:
+            >>> raw.text[:80]  # doctest: +SKIP
+        """
         return self.http_response.text
 
     def json(self) -> Any:
-        """The body decoded from JSON, without the model."""
+        """The body decoded from JSON, without the model.
+
+        Examples:
+            >>> raw.json()["id"]  # doctest: +SKIP
+        """
         return self.http_response.json()
 
     def parse(self) -> T:
@@ -90,6 +128,10 @@ class APIResponse(Generic[T]):
 
         Raises:
             APIResponseValidationError: The body does not fit the model.
+
+
+        Examples:
+            >>> raw.parse().id  # doctest: +SKIP
         """
         if self._parsed is _UNPARSED:
             self._parsed = self._parse(self.http_response)

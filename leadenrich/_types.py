@@ -46,15 +46,30 @@ class PersonQuery(TypedDict, total=False):
 
 
 class DataFrameLike(Protocol):
-    """What `enrich_many` reads from a pandas (or pandas-like) DataFrame: its columns and its rows as records."""
+    """What `enrich_many` reads from a pandas (or pandas-like) DataFrame: its columns and its rows as records.
+
+    Examples:
+        >>> frame = pandas.read_csv("leads.csv")  # doctest: +SKIP
+        >>> client.leads.enrich_many(frame)  # doctest: +SKIP
+    """
 
     @property
     def columns(self) -> object:
-        """The column names; `company` and `domain` must be among them."""
+        """The column names; `company` and `domain` must be among them.
+
+        Examples:
+            >>> list(frame.columns)  # doctest: +SKIP
+            ['company', 'domain', 'email']
+        """
         ...
 
     def to_dict(self, orient: Literal["records"], /) -> list[dict[Hashable, Any]]:
-        """One dict per row."""
+        """One dict per row.
+
+        Examples:
+            >>> frame.to_dict("records")[0]  # doctest: +SKIP
+            {'company': 'Acme', 'domain': 'acme.com', 'email': 'ada@acme.com'}
+        """
         ...
 
 

@@ -14,6 +14,7 @@ from leadenrich import (
     AsyncLeadEnrich,
     JobFailedError,
     JobOut,
+    LeadDict,
     LeadEnrich,
     MobileFindOut,
     NotFoundError,
@@ -26,7 +27,7 @@ from tests.helpers import FakeClock, call, job_out, lead_out
 
 pytestmark = pytest.mark.anyio
 
-LEAD = {"company": "Acme", "domain": "acme.com"}
+LEAD: LeadDict = {"company": "Acme", "domain": "acme.com"}
 
 
 def sequence(*bodies: dict[str, Any]) -> Any:

@@ -28,6 +28,7 @@ from hypothesis import strategies as st
 
 from leadenrich import (
     AsyncLeadEnrich,
+    LeadDict,
     LeadEnrich,
     LeadEnrichError,
     LeadIn,
@@ -41,7 +42,7 @@ from tests.helpers import USAGE, FakeClock, job_out, lead_out
 
 BASE = "https://api.test"
 KEY = "le_live_property_0123456789abcdef"
-LEAD = {"company": "Acme", "domain": "acme.com"}
+LEAD: LeadDict = {"company": "Acme", "domain": "acme.com"}
 PERSON = {"first_name": "Ada", "last_name": "Lovelace", "domain": "acme.com"}
 
 PROFILE = settings(
@@ -397,7 +398,9 @@ KINDS: dict[str, tuple[st.SearchStrategy[Any], Check]] = {
     "limits": (st.just(RateLimits()), lambda v: v is None or isinstance(v, RateLimits)),
     "query": (
         st.dictionaries(st.text(max_size=5), st.text(max_size=5) | st.integers() | st.booleans(), max_size=2),
-        lambda v: v is None or (_is_str_mapping(v) and all(isinstance(x, (str, int, float)) for x in v.values())),
+        lambda v: (
+            v is None or (_is_str_mapping(v) and all(isinstance(x, (str, int, float)) for x in v.values()))
+        ),
     ),
 }
 
