@@ -90,22 +90,22 @@ class LeadEnrich(SyncAPIClient):
 
     @cached_property
     def leads(self) -> Leads:
-        """Leads: `enrich`, `enrich_sync`, `enrich_and_wait`, `enrich_many`, `enrich_iter`, `list`, `iter`, `get`, `delete`, `re_enrich`."""
+        """Enrich, list, fetch, delete and re-enrich leads: `enrich`, `enrich_sync`, `enrich_and_wait`, `enrich_many`, `enrich_iter`, `list`, `iter`, `get`, `delete`, `re_enrich`."""
         return Leads(self._request, self._request_raw, self._enrichment_slot, self._durations)
 
     @cached_property
     def jobs(self) -> Jobs:
-        """Asynchronous enrichment jobs: `get`, `wait`."""
+        """Read and wait for asynchronous enrichment jobs: `get`, `wait`."""
         return Jobs(self._request, self._request_raw)
 
     @cached_property
     def email(self) -> Email:
-        """Work-email discovery: `find`."""
+        """Find work emails: `find`."""
         return Email(self._request, self._request_raw)
 
     @cached_property
     def mobile(self) -> Mobile:
-        """Mobile-number lookups: `find`, `get`, `wait`, `find_and_wait`."""
+        """Look up mobile numbers: `find`, `get`, `wait`, `find_and_wait`."""
         return Mobile(self._request, self._request_raw)
 
     @cached_property
@@ -191,22 +191,22 @@ class AsyncLeadEnrich(AsyncAPIClient):
 
     @cached_property
     def leads(self) -> AsyncLeads:
-        """Leads: `enrich`, `enrich_sync`, `enrich_and_wait`, `enrich_many`, `enrich_iter`, `list`, `iter`, `get`, `delete`, `re_enrich`."""
+        """Enrich, list, fetch, delete and re-enrich leads: `enrich`, `enrich_sync`, `enrich_and_wait`, `enrich_many`, `enrich_iter`, `list`, `iter`, `get`, `delete`, `re_enrich`."""
         return AsyncLeads(self._request, self._request_raw, self._enrichment_slot, self._durations)
 
     @cached_property
     def jobs(self) -> AsyncJobs:
-        """Asynchronous enrichment jobs: `get`, `wait`."""
+        """Read and wait for asynchronous enrichment jobs: `get`, `wait`."""
         return AsyncJobs(self._request, self._request_raw)
 
     @cached_property
     def email(self) -> AsyncEmail:
-        """Work-email discovery: `find`."""
+        """Find work emails: `find`."""
         return AsyncEmail(self._request, self._request_raw)
 
     @cached_property
     def mobile(self) -> AsyncMobile:
-        """Mobile-number lookups: `find`, `get`, `wait`, `find_and_wait`."""
+        """Look up mobile numbers: `find`, `get`, `wait`, `find_and_wait`."""
         return AsyncMobile(self._request, self._request_raw)
 
     @cached_property
