@@ -64,6 +64,7 @@ def test_a_line_that_is_no_longer_an_error_fails_the_check(tmp_path: Path) -> No
     copy = tmp_path / "input_types.py"
     copy.write_text(fixed, encoding="utf-8")
     mypy = subprocess.run(
+        [checker("mypy"), "--strict", "--warn-unused-ignores", str(copy)],
         capture_output=True,
         text=True,
         cwd=ROOT,
