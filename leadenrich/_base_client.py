@@ -49,14 +49,17 @@ _NOT_SENT = (httpx.ConnectError, httpx.ConnectTimeout, httpx.PoolTimeout, httpx.
 def build_request(
     http: httpx.Client | httpx.AsyncClient, options: ClientOptions, call: Call[Any]
 ) -> httpx.Request:
-    headers = dict(options.auth_headers if call.auth else options.headers)
+    headers: dict[str, str] | httpx.Headers = dict(options.auth_headers if call.auth else options.headers)
     if call.body is not None:
         headers["Content-Type"] = "application/json"
     params = call.params
     timeout = options.long_timeout if call.runs_enrichment else options.timeout
     extras = call.extras
     if extras is not None:
-        headers.update(extras.headers)
+        # Case-insensitively, so a call's "accept" replaces the client's "Accept".
+        merged = httpx.Headers(headers)
+        merged.update(extras.headers)
+        headers = merged
         if extras.query:
             params = {**(params or {}), **extras.query}
         if extras.timeout is not None:

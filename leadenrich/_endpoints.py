@@ -105,10 +105,14 @@ def make_extras(
     """The per-call options, checked; None when none is given (the usual case, kept cheap)."""
     if timeout is None and extra_headers is None and extra_query is None:
         return None
+    headers = checked_headers(extra_headers, "extra_headers")
+    if any(name.lower() == "authorization" for name in headers):
+        # The key is the client's: a copy with another one is with_options(api_key=...).
+        raise InvalidRequestError(
+            "extra_headers cannot set Authorization: use client.with_options(api_key=...)"
+        )
     return Extras(
-        checked_timeout(timeout) if timeout is not None else None,
-        checked_headers(extra_headers, "extra_headers"),
-        _checked_query(extra_query),
+        checked_timeout(timeout) if timeout is not None else None, headers, _checked_query(extra_query)
     )
 
 
