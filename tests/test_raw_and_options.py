@@ -320,3 +320,20 @@ def test_both_clients_take_the_options_on_the_same_methods() -> None:
         for endpoint in ENDPOINTS:
             parameters = inspect.signature(plain(client, endpoint.name)).parameters
             assert {"timeout", "extra_headers", "extra_query"} <= set(parameters), endpoint.name
+
+
+def test_both_clients_raw_views_have_the_same_methods_and_parameters() -> None:
+    sync_client = LeadEnrich(KEY, base_url="https://api.test")
+    async_client = AsyncLeadEnrich(KEY, base_url="https://api.test")
+    for owner in ("", "leads", "jobs", "email", "mobile"):
+        views = [(getattr(c, owner) if owner else c).with_raw_response for c in (sync_client, async_client)]
+        sync_view, async_view = (
+            {
+                name: [(p.name, p.kind, p.default) for p in inspect.signature(member).parameters.values()]
+                for name, member in inspect.getmembers(view, inspect.ismethod)
+                if not name.startswith("_")
+            }
+            for view in views
+        )
+        assert sync_view == async_view, owner
+        assert all(inspect.iscoroutinefunction(getattr(views[1], name)) for name in async_view), owner
