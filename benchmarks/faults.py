@@ -20,12 +20,10 @@ import argparse
 import asyncio
 import time
 from collections import Counter
-from collections.abc import Iterator
-from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
-from leadenrich import AsyncLeadEnrich, BulkResult, LeadEnrich, LeadIn, RateLimits, _clock
+from leadenrich import AsyncLeadEnrich, BulkResult, LeadEnrich, LeadIn, RateLimits
 from leadenrich._bulk.checkpoint import fingerprint
 from leadenrich.testing import FakeServer
 
@@ -48,26 +46,6 @@ def leads(count: int) -> list[dict[str, str]]:
     return [
         {"company": f"Co {i}", "domain": f"co{i}.fail" if i % 50 == 7 else f"co{i}.com"} for i in range(count)
     ]
-
-
-@contextmanager
-def scaled_clock(scale: float) -> Iterator[None]:
-    """The SDK's waits and deadlines on the fake server's fast clock."""
-    saved = _clock.monotonic, _clock.sleep, _clock.async_sleep
-
-    def sleep(seconds: float) -> None:
-        time.sleep(max(0.0, seconds) * scale)
-
-    async def async_sleep(seconds: float) -> None:
-        await asyncio.sleep(max(0.0, seconds) * scale)
-
-    _clock.monotonic = lambda: time.monotonic() / scale
-    _clock.sleep = sleep
-    _clock.async_sleep = async_sleep
-    try:
-        yield
-    finally:
-        _clock.monotonic, _clock.sleep, _clock.async_sleep = saved
 
 
 @dataclass
@@ -101,10 +79,15 @@ def run(client_kind: str, seed: int, rows: list[dict[str, str]]) -> Figures:
         limits = RateLimits(
             sync_per_minute=settings.sync_per_minute,
             async_per_minute=settings.async_per_minute,
-            period=settings.rate_window_seconds,  # API seconds, as the scaled clock counts
+            period=settings.rate_window_seconds,  # the service's seconds, as its clock counts
             concurrent_enrichments=settings.max_concurrent_enrichments,
         )
-        options: dict[str, Any] = {"api_key": server.api_key, "base_url": server.url, "timeout": TIMEOUT}
+        options: dict[str, Any] = {
+            "api_key": server.api_key,
+            "base_url": server.url,
+            "timeout": TIMEOUT,
+            "clock": server.clock,  # the SDK's waits and deadlines as fast as the server runs
+        }
         start = time.perf_counter()
         if client_kind == "sync":
             with LeadEnrich(**options, rate_limits=limits) as client:
@@ -172,10 +155,9 @@ def main() -> None:
     parser.add_argument("--clients", nargs="+", default=["sync", "async"], choices=["sync", "async"])
     args = parser.parse_args()
     rows = leads(args.leads)
-    with scaled_clock(SCALE):
-        for seed in args.seeds:
-            for client_kind in args.clients:
-                report(run(client_kind, seed, rows))
+    for seed in args.seeds:
+        for client_kind in args.clients:
+            report(run(client_kind, seed, rows))
 
 
 if __name__ == "__main__":

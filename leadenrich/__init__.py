@@ -12,11 +12,13 @@ from typing import TYPE_CHECKING, Any
 from ._version import __version__
 
 if TYPE_CHECKING:
+    from ._bulk.preview import BulkPreview, PreviewRow
     from ._bulk.results import BulkOutcome, BulkResult
     from ._client import (
         AsyncLeadEnrich,
         LeadEnrich,
     )
+    from ._clock import ServiceClock
     from ._config import ClientSettings
     from ._errors import (
         APIConnectionError,
@@ -68,6 +70,8 @@ if TYPE_CHECKING:
 
 _SOURCES: dict[str, str] = {
     "BulkOutcome": "._bulk.results",
+    "BulkPreview": "._bulk.preview",
+    "PreviewRow": "._bulk.preview",
     "BulkResult": "._bulk.results",
     "AsyncLeadEnrich": "._client",
     "LeadEnrich": "._client",
@@ -115,6 +119,7 @@ _SOURCES: dict[str, str] = {
     "DataFrameLike": "._types",
     "LeadDict": "._types",
     "PersonQuery": "._types",
+    "ServiceClock": "._clock",
 }
 
 
@@ -141,6 +146,7 @@ __all__ = [
     "AsyncLeadEnrich",
     "AuthenticationError",
     "BulkOutcome",
+    "BulkPreview",
     "BulkResult",
     "BuyingCommitteeMember",
     "ClientSettings",
@@ -173,9 +179,11 @@ __all__ = [
     "PermissionDeniedError",
     "PersonQuery",
     "PollTimeoutError",
+    "PreviewRow",
     "QuotaExceededError",
     "RateLimitError",
     "RateLimits",
+    "ServiceClock",
     "TechStack",
     "UnprocessableEntityError",
     "UsageOut",

@@ -19,8 +19,8 @@ import tenacity
 from pydantic import ValidationError
 from typing_extensions import Self, Unpack
 
-from . import _clock
-from ._config import ClientOptions, ClientSettings, Settings, resolve_options
+from ._clock import ServiceClock
+from ._config import ClientOptions, ClientSettings, Settings, resolve_clock, resolve_options
 from ._endpoints import Call
 from ._errors import (
     APIConnectionError,
@@ -32,7 +32,7 @@ from ._errors import (
     status_error,
 )
 from ._logs import log_failure, log_request, log_response, logger, setup_from_environment
-from ._polling import Deadline, JobDurations
+from ._polling import CutShort, Deadline, JobDurations
 from ._ratelimit import Pacer, RateLimits
 from ._response import APIResponse
 from ._retry import RetryPolicy, RetryRun
@@ -41,6 +41,8 @@ from ._validate import describe, integer, seconds
 __all__ = ["AsyncAPIClient", "SyncAPIClient"]
 
 T = TypeVar("T")
+
+_LOOPBACK = frozenset({"127.0.0.1", "localhost", "::1"})
 
 # Failures that happen before a single byte of the request left this machine.
 _NOT_SENT = (httpx.ConnectError, httpx.ConnectTimeout, httpx.PoolTimeout, httpx.UnsupportedProtocol)
@@ -133,6 +135,7 @@ class _BaseClient:
     _settings: Settings
     _options: ClientOptions
     _policy: RetryPolicy
+    _clock: ServiceClock
     _pacer: Pacer | None
     _owns_http: bool
     _durations: JobDurations
@@ -140,19 +143,29 @@ class _BaseClient:
     def _configure(self, settings: Settings, pacer: Pacer | None = None) -> None:
         """Resolve and check `settings`; `pacer` is shared with the client copied, if any."""
         setup_from_environment()
+        clock = resolve_clock(settings.clock)
         options = resolve_options(
-            settings.api_key, settings.base_url, settings.timeout, settings.default_headers
+            settings.api_key, settings.base_url, settings.timeout, settings.default_headers, clock
         )
+        if clock.scale != 1.0 and httpx.URL(options.base_url).host not in _LOOPBACK:
+            # A scaled clock is for a fake server: against the service it would poll, pace
+            # and back off far too fast.
+            logger.warning(
+                "the client's clock runs at scale %g but base_url is not on this machine: "
+                "unset LEADENRICH_TIME_SCALE (or pass no clock) for the real service",
+                clock.scale,
+            )
         policy = _policy(settings.max_retries, settings.max_retry_after, settings.upstream_full_retries)
         rate_limits = settings.rate_limits
         if rate_limits is not None and not isinstance(rate_limits, RateLimits):  # pyright: ignore[reportUnnecessaryIsInstance]
             raise TypeError(f"rate_limits must be a RateLimits or None, got {type(rate_limits).__name__}")
         # Kept resolved, so a copy does not read the environment again.
-        self._settings = replace(settings, api_key=options.api_key, base_url=options.base_url)
+        self._settings = replace(settings, api_key=options.api_key, base_url=options.base_url, clock=clock)
         self._options = options
         self._policy = policy
+        self._clock = clock
         self._pacer = (
-            pacer if pacer is not None else (Pacer(rate_limits) if rate_limits is not None else None)
+            pacer if pacer is not None else (Pacer(rate_limits, clock) if rate_limits is not None else None)
         )
 
     @property
@@ -195,15 +208,25 @@ class _BaseClient:
         """
         return self._pacer.limits if self._pacer is not None else None
 
+    @property
+    def clock(self) -> ServiceClock:
+        """The service's clock: every wait the SDK makes counts in its seconds.
+
+        Examples:
+            >>> client.clock.scale  # doctest: +SKIP
+            1.0
+        """
+        return self._clock
+
     def with_options(self, **changes: Unpack[ClientSettings]) -> Self:
         """A copy of this client that differs only in the settings given.
 
         Takes any of the constructor's settings but `http_client`: `api_key`, `base_url`,
         `timeout`, `max_retries`, `default_headers` (merged into this client's),
-        `rate_limits`, `max_retry_after` and `upstream_full_retries`.
+        `rate_limits`, `max_retry_after`, `upstream_full_retries` and `clock`.
 
         The copy shares the connection pool, and the rate-limit budget and enrichment
-        slots unless it is given other `rate_limits` or another `api_key`. Closing the
+        slots unless it is given other `rate_limits`, another `api_key` or another `clock`. Closing the
         copy leaves the pool open; closing the original closes it. `copy.copy(client)`
         is `client.with_options()`.
 
@@ -222,7 +245,9 @@ class _BaseClient:
             if isinstance(getattr(type(self), name, None), cached_property):
                 del clone.__dict__[name]
         same_budget = (
-            settings.rate_limits is self._settings.rate_limits and settings.api_key == self._settings.api_key
+            settings.rate_limits is self._settings.rate_limits
+            and settings.api_key == self._settings.api_key
+            and settings.clock is self._settings.clock
         )
         clone._configure(settings, self._pacer if same_budget else None)
         clone._owns_http = False
@@ -234,13 +259,20 @@ class _BaseClient:
     def __repr__(self) -> str:
         return f"{type(self).__name__}(base_url={self.base_url!r}, max_retries={self.max_retries})"
 
-    def _pace_delay(self, call: Call[Any]) -> float:
+    def _pace_delay(self, call: Call[Any], deadline: Deadline | None) -> float:
         if self._pacer is None or call.bucket is None:
             return 0.0
-        return self._pacer.reserve(call.bucket)
+        if deadline is None:
+            return self._pacer.reserve(call.bucket) or 0.0
+        delay = self._pacer.reserve(call.bucket, deadline.remaining())
+        if delay is None:
+            raise CutShort(
+                f"when the per-key budget allowed its next request only after the {deadline.timeout:g} s deadline"
+            )
+        return delay
 
-    def _new_run(self, call: Call[Any]) -> RetryRun:
-        return RetryRun(self._policy, call)
+    def _new_run(self, call: Call[Any], deadline: Deadline | None) -> RetryRun:
+        return RetryRun(self._policy, call, deadline)
 
 
 def _policy(max_retries: object, max_retry_after: object, upstream_full_retries: object) -> RetryPolicy:
@@ -263,24 +295,24 @@ class SyncAPIClient(_BaseClient):
 
     _http: httpx.Client
 
-    def _request(self, call: Call[T]) -> T:
-        return parse_response(call, self._exchange(call)[0])
+    def _request(self, call: Call[T], deadline: Deadline | None = None) -> T:
+        return parse_response(call, self._exchange(call, deadline)[0])
 
     def _request_raw(self, call: Call[T]) -> APIResponse[T]:
-        return raw_response(call, *self._exchange(call))
+        return raw_response(call, *self._exchange(call, None))
 
-    def _exchange(self, call: Call[Any]) -> tuple[httpx.Response, int]:
+    def _exchange(self, call: Call[Any], deadline: Deadline | None) -> tuple[httpx.Response, int]:
         """The successful response, and how many retries it took."""
         if call.runs_enrichment:
-            with self._enrichment_slot(None):
-                return self._send(call)
-        return self._send(call)
+            with self._enrichment_slot(deadline):
+                return self._send(call, deadline)
+        return self._send(call, deadline)
 
-    def _send(self, call: Call[Any]) -> tuple[httpx.Response, int]:
+    def _send(self, call: Call[Any], deadline: Deadline | None) -> tuple[httpx.Response, int]:
         try:
-            return self._attempt(call), 0
+            return self._attempt(call, deadline), 0
         except (APIConnectionError, APIStatusError) as first:
-            return self._retry(call, first)
+            return self._retry(call, first, deadline)
 
     @contextmanager
     def _enrichment_slot(self, deadline: Deadline | None) -> Generator[None, None, None]:
@@ -295,29 +327,31 @@ class SyncAPIClient(_BaseClient):
         finally:
             slots.release()
 
-    def _attempt(self, call: Call[Any]) -> httpx.Response:
+    def _attempt(self, call: Call[Any], deadline: Deadline | None) -> httpx.Response:
         request = build_request(self._http, self._options, call)
-        delay = self._pace_delay(call)
-        if delay > 0:
-            _clock.sleep(delay)
+        if (delay := self._pace_delay(call, deadline)) > 0:
+            self._clock.sleep(delay)
         try:
             response = self._http.send(request)
         except httpx.RequestError as exc:
             raise connection_error(exc, request) from exc
         return check_status(response, self._options)
 
-    def _retry(self, call: Call[Any], first: LeadEnrichError) -> tuple[httpx.Response, int]:
-        run = self._new_run(call)
+    def _retry(
+        self, call: Call[Any], first: LeadEnrichError, deadline: Deadline | None
+    ) -> tuple[httpx.Response, int]:
+        run = self._new_run(call, deadline)
         pending = [first]
 
         def attempt() -> httpx.Response:
             run.attempts += 1
             if pending:
                 raise pending.pop()
-            return self._attempt(call)
+            return self._attempt(call, deadline)
 
-        retrying = tenacity.Retrying(sleep=lambda seconds: _clock.sleep(seconds), **run.tenacity_options())
-        response = retrying(attempt)
+        retrying = tenacity.Retrying(sleep=self._clock.sleep, **run.tenacity_options())
+        with run.deadline_guard():
+            response: httpx.Response = retrying(attempt)
         return response, run.attempts - 1
 
     def close(self) -> None:
@@ -342,24 +376,24 @@ class AsyncAPIClient(_BaseClient):
 
     _http: httpx.AsyncClient
 
-    async def _request(self, call: Call[T]) -> T:
-        return parse_response(call, (await self._exchange(call))[0])
+    async def _request(self, call: Call[T], deadline: Deadline | None = None) -> T:
+        return parse_response(call, (await self._exchange(call, deadline))[0])
 
     async def _request_raw(self, call: Call[T]) -> APIResponse[T]:
-        return raw_response(call, *await self._exchange(call))
+        return raw_response(call, *await self._exchange(call, None))
 
-    async def _exchange(self, call: Call[Any]) -> tuple[httpx.Response, int]:
+    async def _exchange(self, call: Call[Any], deadline: Deadline | None) -> tuple[httpx.Response, int]:
         """The successful response, and how many retries it took."""
         if call.runs_enrichment:
-            async with self._enrichment_slot(None):
-                return await self._send(call)
-        return await self._send(call)
+            async with self._enrichment_slot(deadline):
+                return await self._send(call, deadline)
+        return await self._send(call, deadline)
 
-    async def _send(self, call: Call[Any]) -> tuple[httpx.Response, int]:
+    async def _send(self, call: Call[Any], deadline: Deadline | None) -> tuple[httpx.Response, int]:
         try:
-            return await self._attempt(call), 0
+            return await self._attempt(call, deadline), 0
         except (APIConnectionError, APIStatusError) as first:
-            return await self._retry(call, first)
+            return await self._retry(call, first, deadline)
 
     @asynccontextmanager
     async def _enrichment_slot(self, deadline: Deadline | None) -> AsyncGenerator[None, None]:
@@ -381,32 +415,31 @@ class AsyncAPIClient(_BaseClient):
         finally:
             slots.release()
 
-    async def _attempt(self, call: Call[Any]) -> httpx.Response:
+    async def _attempt(self, call: Call[Any], deadline: Deadline | None) -> httpx.Response:
         request = build_request(self._http, self._options, call)
-        delay = self._pace_delay(call)
-        if delay > 0:
-            await _clock.async_sleep(delay)
+        if (delay := self._pace_delay(call, deadline)) > 0:
+            await self._clock.asleep(delay)
         try:
             response = await self._http.send(request)
         except httpx.RequestError as exc:
             raise connection_error(exc, request) from exc
         return check_status(response, self._options)
 
-    async def _retry(self, call: Call[Any], first: LeadEnrichError) -> tuple[httpx.Response, int]:
-        run = self._new_run(call)
+    async def _retry(
+        self, call: Call[Any], first: LeadEnrichError, deadline: Deadline | None
+    ) -> tuple[httpx.Response, int]:
+        run = self._new_run(call, deadline)
         pending = [first]
 
         async def attempt() -> httpx.Response:
             run.attempts += 1
             if pending:
                 raise pending.pop()
-            return await self._attempt(call)
+            return await self._attempt(call, deadline)
 
-        async def sleep(seconds: float) -> None:
-            await _clock.async_sleep(seconds)
-
-        retrying = tenacity.AsyncRetrying(sleep=sleep, **run.tenacity_options())
-        response: httpx.Response = await retrying(attempt)
+        retrying = tenacity.AsyncRetrying(sleep=self._clock.asleep, **run.tenacity_options())
+        with run.deadline_guard():
+            response: httpx.Response = await retrying(attempt)
         return response, run.attempts - 1
 
     async def aclose(self) -> None:

@@ -9,6 +9,7 @@ import httpx
 
 from . import _endpoints
 from ._base_client import AsyncAPIClient, SyncAPIClient
+from ._clock import ServiceClock
 from ._config import (
     DEFAULT_MAX_RETRIES,
     DEFAULT_MAX_RETRY_AFTER,
@@ -51,6 +52,10 @@ class LeadEnrich(SyncAPIClient):
             at once instead of waited out.
         upstream_full_retries: Retries of the platform's `upstream_full` 429, counted
             apart from `max_retries` because it is transient load.
+        clock: The service's clock, which every wait of the SDK counts in (poll
+            intervals, back-offs, Retry-After, pacing windows, wait deadlines). The
+            default runs at the real service's speed; `FakeServer.client()` passes one
+            scaled like the fake server, so tests run as fast as the fake.
 
     Examples:
         >>> from leadenrich import LeadEnrich
@@ -71,6 +76,7 @@ class LeadEnrich(SyncAPIClient):
         rate_limits: RateLimits | None = _DEFAULT_RATE_LIMITS,
         max_retry_after: float = DEFAULT_MAX_RETRY_AFTER,
         upstream_full_retries: int = DEFAULT_UPSTREAM_FULL_RETRIES,
+        clock: ServiceClock | None = None,
     ) -> None:
         self._configure(
             Settings(
@@ -82,6 +88,7 @@ class LeadEnrich(SyncAPIClient):
                 rate_limits=rate_limits,
                 max_retry_after=max_retry_after,
                 upstream_full_retries=upstream_full_retries,
+                clock=clock,
             )
         )
         self._durations = JobDurations()
@@ -90,13 +97,13 @@ class LeadEnrich(SyncAPIClient):
 
     @cached_property
     def leads(self) -> Leads:
-        """Enrich, list, fetch, delete and re-enrich leads: `enrich`, `enrich_sync`, `enrich_and_wait`, `enrich_many`, `enrich_iter`, `list`, `iter`, `get`, `delete`, `re_enrich`."""
-        return Leads(self._request, self._request_raw, self._enrichment_slot, self._durations)
+        """Enrich, list, fetch, delete and re-enrich leads: `enrich`, `enrich_sync`, `enrich_and_wait`, `enrich_many`, `enrich_iter`, `preview_many`, `list`, `iter`, `get`, `delete`, `re_enrich`."""
+        return Leads(self._request, self._request_raw, self._enrichment_slot, self._durations, self._clock)
 
     @cached_property
     def jobs(self) -> Jobs:
         """Read and wait for asynchronous enrichment jobs: `get`, `wait`."""
-        return Jobs(self._request, self._request_raw)
+        return Jobs(self._request, self._request_raw, self._clock)
 
     @cached_property
     def email(self) -> Email:
@@ -106,7 +113,7 @@ class LeadEnrich(SyncAPIClient):
     @cached_property
     def mobile(self) -> Mobile:
         """Look up mobile numbers: `find`, `get`, `wait`, `find_and_wait`."""
-        return Mobile(self._request, self._request_raw)
+        return Mobile(self._request, self._request_raw, self._clock)
 
     @cached_property
     def with_raw_response(self) -> LeadEnrichWithRawResponse:
@@ -172,6 +179,7 @@ class AsyncLeadEnrich(AsyncAPIClient):
         rate_limits: RateLimits | None = _DEFAULT_RATE_LIMITS,
         max_retry_after: float = DEFAULT_MAX_RETRY_AFTER,
         upstream_full_retries: int = DEFAULT_UPSTREAM_FULL_RETRIES,
+        clock: ServiceClock | None = None,
     ) -> None:
         self._configure(
             Settings(
@@ -183,6 +191,7 @@ class AsyncLeadEnrich(AsyncAPIClient):
                 rate_limits=rate_limits,
                 max_retry_after=max_retry_after,
                 upstream_full_retries=upstream_full_retries,
+                clock=clock,
             )
         )
         self._durations = JobDurations()
@@ -191,13 +200,15 @@ class AsyncLeadEnrich(AsyncAPIClient):
 
     @cached_property
     def leads(self) -> AsyncLeads:
-        """Enrich, list, fetch, delete and re-enrich leads: `enrich`, `enrich_sync`, `enrich_and_wait`, `enrich_many`, `enrich_iter`, `list`, `iter`, `get`, `delete`, `re_enrich`."""
-        return AsyncLeads(self._request, self._request_raw, self._enrichment_slot, self._durations)
+        """Enrich, list, fetch, delete and re-enrich leads: `enrich`, `enrich_sync`, `enrich_and_wait`, `enrich_many`, `enrich_iter`, `preview_many`, `list`, `iter`, `get`, `delete`, `re_enrich`."""
+        return AsyncLeads(
+            self._request, self._request_raw, self._enrichment_slot, self._durations, self._clock
+        )
 
     @cached_property
     def jobs(self) -> AsyncJobs:
         """Read and wait for asynchronous enrichment jobs: `get`, `wait`."""
-        return AsyncJobs(self._request, self._request_raw)
+        return AsyncJobs(self._request, self._request_raw, self._clock)
 
     @cached_property
     def email(self) -> AsyncEmail:
@@ -207,7 +218,7 @@ class AsyncLeadEnrich(AsyncAPIClient):
     @cached_property
     def mobile(self) -> AsyncMobile:
         """Look up mobile numbers: `find`, `get`, `wait`, `find_and_wait`."""
-        return AsyncMobile(self._request, self._request_raw)
+        return AsyncMobile(self._request, self._request_raw, self._clock)
 
     @cached_property
     def with_raw_response(self) -> AsyncLeadEnrichWithRawResponse:

@@ -11,6 +11,7 @@ from typing import Any, cast
 import httpx
 from typing_extensions import TypedDict
 
+from ._clock import ServiceClock
 from ._errors import InvalidRequestError, LeadEnrichError
 from ._ratelimit import RateLimits
 from ._validate import seconds
@@ -22,6 +23,7 @@ __all__ = [
     "ClientOptions",
     "ClientSettings",
     "Settings",
+    "resolve_clock",
     "resolve_options",
 ]
 
@@ -31,7 +33,7 @@ DEFAULT_MAX_RETRIES = 2
 DEFAULT_MAX_RETRY_AFTER = 60.0
 DEFAULT_UPSTREAM_FULL_RETRIES = 20
 LONG_RUNNING_READ_TIMEOUT = 100.0
-"""Sync enrich and re-enrich hold the connection open up to ~90 s."""
+"""Service seconds: sync enrich and re-enrich hold the connection open up to ~90 s."""
 
 API_PREFIX = "/api/v1"
 USER_AGENT = f"leadenrich-python/{__version__}"
@@ -56,6 +58,8 @@ class ClientSettings(TypedDict, total=False):
     """A copy given other limits (or another key) gets a budget of its own."""
     max_retry_after: float
     upstream_full_retries: int
+    clock: ServiceClock | None
+    """The service's clock; a copy on another clock gets a budget of its own."""
 
 
 @dataclass(frozen=True)
@@ -74,6 +78,7 @@ class Settings:
     rate_limits: RateLimits | None
     max_retry_after: float
     upstream_full_retries: int
+    clock: ServiceClock | None
 
     def changed(self, changes: Mapping[str, Any]) -> Settings:
         """These settings with `changes` applied; unknown names are a TypeError naming the known ones."""
@@ -108,6 +113,7 @@ def resolve_options(
     base_url: str | None,
     timeout: float | httpx.Timeout,
     default_headers: Mapping[str, str] | None,
+    clock: ServiceClock,
 ) -> ClientOptions:
     key, raw_url = _setting(api_key, "api_key"), _setting(base_url, "base_url")
     if key is None or raw_url is None:
@@ -139,13 +145,32 @@ def resolve_options(
         api_key=key,
         base_url=url,
         timeout=checked_timeout(timeout),
-        long_timeout=_long(checked_timeout(timeout)),
+        long_timeout=_long(checked_timeout(timeout), clock),
         headers=headers,
         auth_headers={**headers, "Authorization": f"Bearer {key}"},
     )
 
 
 _ENVIRONMENT = {"api_key": "LEADENRICH_API_KEY", "base_url": "LEADENRICH_BASE_URL"}
+_TIME_SCALE = "LEADENRICH_TIME_SCALE"
+
+
+def resolve_clock(clock: object) -> ServiceClock:
+    """The clock given, else one at `$LEADENRICH_TIME_SCALE` (set by `leadenrich fake-server`)."""
+    if clock is not None:
+        if not isinstance(clock, ServiceClock):
+            raise TypeError(f"clock must be a ServiceClock or None, got {type(clock).__name__}")
+        return clock
+    raw = os.environ.get(_TIME_SCALE, "").strip()
+    if not raw:
+        return ServiceClock()
+    try:
+        return ServiceClock(float(raw))
+    except (ValueError, LeadEnrichError):
+        raise LeadEnrichError(
+            f"{_TIME_SCALE} must be a number above 0 (the fake server's --time-scale), got {raw!r}; "
+            "unset it to talk to the real service"
+        ) from None
 
 
 def _setting(value: str | None, name: str) -> str | None:
@@ -200,10 +225,10 @@ def checked_timeout(value: object) -> httpx.Timeout:
     return httpx.Timeout(total, connect=min(total, DEFAULT_TIMEOUT.connect or 5.0))
 
 
-def _long(timeout: httpx.Timeout) -> httpx.Timeout:
+def _long(timeout: httpx.Timeout, clock: ServiceClock) -> httpx.Timeout:
+    # The service holds the answer up to ~90 of its seconds; the read timeout is real time.
+    long_read = clock.real_seconds(LONG_RUNNING_READ_TIMEOUT)
     read = timeout.read
-    if read is None or read >= LONG_RUNNING_READ_TIMEOUT:
+    if read is None or read >= long_read:
         return timeout
-    return httpx.Timeout(
-        connect=timeout.connect, read=LONG_RUNNING_READ_TIMEOUT, write=timeout.write, pool=timeout.pool
-    )
+    return httpx.Timeout(connect=timeout.connect, read=long_read, write=timeout.write, pool=timeout.pool)

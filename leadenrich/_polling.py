@@ -7,10 +7,11 @@ async loops around them differ only in how they fetch and sleep.
 from __future__ import annotations
 
 import threading
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Generator
+from contextlib import contextmanager
 from typing import Generic, TypeVar
 
-from . import _clock
+from ._clock import ServiceClock
 from ._errors import JobFailedError, LeadEnrichError, PollTimeoutError, RateLimitError
 from ._models import JobOut, LeadOut, MobileFindOut
 from ._validate import seconds
@@ -19,6 +20,7 @@ __all__ = [
     "DEFAULT_JOB_TIMEOUT",
     "DEFAULT_LOOKUP_TIMEOUT",
     "DEFAULT_POLL_INTERVAL",
+    "CutShort",
     "Deadline",
     "JobDurations",
     "Waiter",
@@ -37,14 +39,28 @@ Polled = TypeVar("Polled", JobOut, MobileFindOut)
 
 
 class Deadline:
-    """A point in time, `timeout` seconds from now."""
+    """A point in the service's time, `timeout` of its seconds from now.
 
-    def __init__(self, timeout: float) -> None:
+    Every wait made on the way to it (a paced send, a retry's back-off, a poll interval)
+    is checked against it before it starts, so a wait ends by its deadline plus at most
+    one request's own timeout.
+    """
+
+    def __init__(self, timeout: float, clock: ServiceClock) -> None:
         self.timeout = seconds("timeout", timeout, positive=True)
-        self._at = _clock.monotonic() + self.timeout
+        self.clock = clock
+        self._at = clock.now() + self.timeout
 
     def remaining(self) -> float:
-        return max(0.0, self._at - _clock.monotonic())
+        return max(0.0, self._at - self.clock.now())
+
+
+class CutShort(PollTimeoutError):
+    """A request of a wait that would have waited past the wait's deadline (pacing, a
+    retry's back-off). Never reaches the caller: the wait turns it into its own timeout."""
+
+    def __init__(self, why: str) -> None:
+        super().__init__(why, last=None)
 
 
 class JobDurations:
@@ -101,7 +117,7 @@ class Waiter(Generic[Polled]):
 
     def stay_quiet(self, seconds: float) -> None:
         """Do not poll again for `seconds` from now (the job cannot be done sooner)."""
-        self._quiet_until = _clock.monotonic() + seconds
+        self._quiet_until = self.deadline.clock.now() + seconds
 
     def created(self, what: str, first: Polled) -> None:
         """Name what is waited for, and what it was when created (`.last` of a timeout)."""
@@ -114,6 +130,15 @@ class Waiter(Generic[Polled]):
             f"{self.what} {seen} {why}; wait again with a larger timeout, or check back later",
             last=self.last,
         )
+
+    @contextmanager
+    def sending(self) -> Generator[None, None, None]:
+        """A request that would wait past the deadline ends the wait with its timeout,
+        naming what was waited for and carrying the last object seen."""
+        try:
+            yield
+        except CutShort as exc:
+            raise self._timed_out(exc.message) from exc.__cause__
 
     def observe(self, polled: Polled) -> bool:
         """Record a polled object; True when it is terminal."""
@@ -144,7 +169,7 @@ class Waiter(Generic[Polled]):
         remaining = self.deadline.remaining()
         if remaining <= 0:
             raise self._timed_out(f"after {self.deadline.timeout:g} s")
-        quiet = self._quiet_until - _clock.monotonic()
+        quiet = self._quiet_until - self.deadline.clock.now()
         delay = min(max(self._interval, quiet), remaining)
         if quiet <= 0:
             self._interval = min(self._interval * _GROWTH, self._ceiling)
@@ -155,30 +180,34 @@ def _state(last: JobOut | MobileFindOut) -> str:
     return last.status if isinstance(last, JobOut) else last.state
 
 
-def wait(fetch: Callable[[], Polled], waiter: Waiter[Polled]) -> Polled:
+def wait(fetch: Callable[[Deadline], Polled], waiter: Waiter[Polled]) -> Polled:
     """Poll `fetch` until it returns a terminal object (blocking)."""
+    clock = waiter.deadline.clock
     while True:
         try:
-            polled = fetch()
+            with waiter.sending():
+                polled = fetch(waiter.deadline)
         except RateLimitError as exc:
-            _clock.sleep(waiter.rate_limited(exc))
+            clock.sleep(waiter.rate_limited(exc))
             continue
         if waiter.observe(polled):
             return polled
-        _clock.sleep(waiter.next_delay())
+        clock.sleep(waiter.next_delay())
 
 
-async def async_wait(fetch: Callable[[], Awaitable[Polled]], waiter: Waiter[Polled]) -> Polled:
+async def async_wait(fetch: Callable[[Deadline], Awaitable[Polled]], waiter: Waiter[Polled]) -> Polled:
     """Poll `fetch` until it returns a terminal object; cancellable at every await."""
+    clock = waiter.deadline.clock
     while True:
         try:
-            polled = await fetch()
+            with waiter.sending():
+                polled = await fetch(waiter.deadline)
         except RateLimitError as exc:
-            await _clock.async_sleep(waiter.rate_limited(exc))
+            await clock.asleep(waiter.rate_limited(exc))
             continue
         if waiter.observe(polled):
             return polled
-        await _clock.async_sleep(waiter.next_delay())
+        await clock.asleep(waiter.next_delay())
 
 
 def lead_of(job: JobOut) -> LeadOut:

@@ -7,7 +7,7 @@ from collections import deque
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal
 
-from . import _clock
+from ._clock import ServiceClock
 from ._validate import integer, seconds
 
 if TYPE_CHECKING:
@@ -35,8 +35,7 @@ class RateLimits:
     Attributes:
         sync_per_minute: Requests per period for every call but async enrich.
         async_per_minute: Async enrich creations per period.
-        period: The window the limits count over, in seconds (60; a fake server with a
-            scaled clock scales it).
+        period: The window the limits count over, in the service's seconds (60).
         concurrent_enrichments: Enrichments this client runs at once (sync enrich,
             re-enrich, enrich_and_wait, enrich_many): the platform runs 5 at a time, and
             more from one client would only collect `upstream_full` 429s.
@@ -66,19 +65,28 @@ class _Window:
     is never over the limit by any of the usual ways of counting.
     """
 
-    def __init__(self, limit: int, period: float) -> None:
+    def __init__(self, limit: int, period: float, clock: ServiceClock) -> None:
         self._limit = limit
-        self._period = period * _SAFETY + _SLACK
+        # The slack is real time (scheduling jitter), so it is converted to the service's.
+        self._period = period * _SAFETY + _SLACK / clock.scale
+        self._clock = clock
         self._sent: deque[float] = deque()
         self._lock = threading.Lock()
 
-    def reserve(self) -> float:
-        """Claim the next free slot; returns how long to wait before sending."""
+    def reserve(self, within: float | None = None) -> float | None:
+        """Claim the next free slot; returns how long to wait before sending.
+
+        With `within`, a slot further away than that is not claimed: None is returned
+        and the window is left as it was (a wait must not outlive its deadline).
+        """
         with self._lock:
-            now = _clock.monotonic()
+            now = self._clock.now()
             at = now
             if len(self._sent) >= self._limit:
-                at = max(now, self._sent.popleft() + self._period)
+                at = max(now, self._sent[0] + self._period)
+                if within is not None and at - now > within:
+                    return None
+                self._sent.popleft()
             self._sent.append(at)
             return at - now
 
@@ -92,11 +100,11 @@ class Pacer:
     client and an asyncio one, made on first use, for the async client.
     """
 
-    def __init__(self, limits: RateLimits) -> None:
+    def __init__(self, limits: RateLimits, clock: ServiceClock) -> None:
         self.limits = limits
         self._windows: dict[Bucket, _Window] = {
-            "sync": _Window(limits.sync_per_minute, limits.period),
-            "async": _Window(limits.async_per_minute, limits.period),
+            "sync": _Window(limits.sync_per_minute, limits.period, clock),
+            "async": _Window(limits.async_per_minute, limits.period, clock),
         }
         self.slots = threading.BoundedSemaphore(limits.concurrent_enrichments)
         self._async_slots: asyncio.Semaphore | None = None
@@ -110,6 +118,7 @@ class Pacer:
             self._async_slots = asyncio.Semaphore(self.limits.concurrent_enrichments)
         return self._async_slots
 
-    def reserve(self, bucket: Bucket) -> float:
-        """Claim a slot in `bucket`; returns the seconds to wait before sending."""
-        return self._windows[bucket].reserve()
+    def reserve(self, bucket: Bucket, within: float | None = None) -> float | None:
+        """Claim a slot in `bucket`; returns the seconds to wait before sending, or None
+        when the slot is further away than `within` seconds (nothing is claimed then)."""
+        return self._windows[bucket].reserve(within)

@@ -8,8 +8,10 @@ from __future__ import annotations
 
 import logging
 import random
+from collections.abc import Generator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import tenacity
 
@@ -22,6 +24,10 @@ from ._errors import (
     NotFoundError,
     RateLimitError,
 )
+from ._polling import CutShort
+
+if TYPE_CHECKING:
+    from ._polling import Deadline
 
 __all__ = ["RetryPolicy", "RetryRun"]
 
@@ -114,12 +120,15 @@ class RetryRun:
 
     policy: RetryPolicy
     call: Call[Any]
+    deadline: Deadline | None = None
+    """A wait's deadline: no back-off that would end past it is started."""
     retries: int = 0
     upstream_retries: int = 0
     attempts: int = 0
     sent_ambiguously: bool = False
     """An earlier attempt may have been acted on, though its answer was lost."""
     _next_delay: float = field(default=0.0, repr=False)
+    _cut_short: float | None = field(default=None, repr=False)
 
     def should_retry(self, state: tenacity.RetryCallState) -> bool:
         assert state.outcome is not None
@@ -127,6 +136,9 @@ class RetryRun:
         if not isinstance(error, LeadEnrichError):
             return False
         delay = self.policy.delay(error, self.call, self)
+        if delay is not None and self.deadline is not None and delay > self.deadline.remaining():
+            self._cut_short = delay
+            delay = None
         if delay is None:
             explain_final(error, self.call, self)
             error.attempts = self.attempts
@@ -150,6 +162,24 @@ class RetryRun:
             self._next_delay,
             self.attempts + 1,
         )
+
+    @contextmanager
+    def deadline_guard(self) -> Generator[None, None, None]:
+        """Turn the error whose retry the deadline ruled out into the wait's timeout."""
+        try:
+            yield
+        except LeadEnrichError as exc:
+            if self._cut_short is None or self.deadline is None:
+                raise
+            happened = (
+                f"the service answered {_reason(exc)}"
+                if isinstance(exc, APIStatusError)
+                else f"the request failed ({_reason(exc)})"
+            )
+            raise CutShort(
+                f"when {happened} and a retry would have waited {self._cut_short:.3g} s, past the "
+                f"{self.deadline.timeout:g} s deadline"
+            ) from exc
 
     def tenacity_options(self) -> dict[str, Any]:
         return {

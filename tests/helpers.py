@@ -1,15 +1,26 @@
-"""Helpers for tests that drive the sync and the async client with one body."""
+"""Helpers of every test: one body for both clients, fake-server timings, raw HTTP to a
+fake server, the service's bodies, and waits on the server's own state."""
 
 from __future__ import annotations
 
-import asyncio
 import inspect
 import json
-import time
-from collections.abc import AsyncIterable, Iterable
+from collections.abc import AsyncIterable, Callable, Iterable
 from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
+
+import httpx
+
+from leadenrich import JobOut, MobileFindOut
+from leadenrich.testing import FakeServer
+
+QUICK: dict[str, Any] = {"enrichment_seconds": (4.0, 8.0), "mobile_lookup_seconds": (2.0, 6.0)}
+"""Enrichments of 20-40 ms and lookups of 10-30 ms at the default scale, 5x shorter than the
+service's: most tests only wait them out. Tests of timing pass their own."""
+
+MakeServer = Callable[..., FakeServer]
+"""The `make_server` fixture: a started FakeServer with QUICK timings and the given settings."""
 
 
 async def call(value: Any) -> Any:
@@ -98,52 +109,6 @@ USAGE = {
 }
 
 
-class FakeClock:
-    """monotonic() that only moves when the SDK sleeps; records every sleep."""
-
-    def __init__(self) -> None:
-        self.now = 1000.0
-        self.sleeps: list[float] = []
-
-    def monotonic(self) -> float:
-        return self.now
-
-    def sleep(self, seconds: float) -> None:
-        self.sleeps.append(seconds)
-        self.now += seconds
-
-    async def async_sleep(self, seconds: float) -> None:
-        self.sleep(seconds)
-
-
-class ScaledClock:
-    """The SDK's clock running 1/scale times as fast as the wall clock, like a fake server
-    with `time_scale=scale`: a 2-second back-off lasts 2 * scale real seconds, and waits,
-    deadlines and pacing windows count the same API seconds as the server does.
-
-    Install with `clock.install(monkeypatch)`; HTTP timeouts stay in real seconds.
-    """
-
-    def __init__(self, scale: float) -> None:
-        self.scale = scale
-
-    def install(self, monkeypatch: Any) -> None:
-        from leadenrich import _clock
-
-        monkeypatch.setattr(_clock, "monotonic", self.monotonic)
-        monkeypatch.setattr(_clock, "sleep", self.sleep)
-        monkeypatch.setattr(_clock, "async_sleep", self.async_sleep)
-
-    def monotonic(self) -> float:
-        return time.monotonic() / self.scale
-
-    def sleep(self, seconds: float) -> None:
-        time.sleep(max(0.0, seconds) * self.scale)
-
-    async def async_sleep(self, seconds: float) -> None:
-        await asyncio.sleep(max(0.0, seconds) * self.scale)
-
-
 def age_checkpoint(path: Path, seconds: float = 300.0) -> None:
     """Move every time in a bulk checkpoint `seconds` into the past: a rerun made later.
 
@@ -157,3 +122,59 @@ def age_checkpoint(path: Path, seconds: float = 300.0) -> None:
         entry["at"] = (datetime.fromisoformat(entry["at"]) - timedelta(seconds=seconds)).isoformat()
         lines.append(json.dumps(entry))
     path.write_text("".join(f"{line}\n" for line in lines), encoding="utf-8")
+
+
+VALIDATION_KEYS = {"loc", "msg", "type"}
+
+
+def api_client(server: FakeServer, key: str | None = None) -> httpx.Client:
+    """An httpx client on the server's /api/v1, sending `key` (the ready key by default)."""
+    return anonymous_client(server, headers={"Authorization": f"Bearer {key or server.api_key}"})
+
+
+def anonymous_client(server: FakeServer, headers: dict[str, str] | None = None) -> httpx.Client:
+    """An httpx client on the server's /api/v1 sending no key."""
+    # verify=False: plain http only, and it skips loading CA certificates (~30 ms a client).
+    return httpx.Client(base_url=server.api_url, headers=headers, trust_env=False, verify=False, timeout=10.0)
+
+
+def lead(domain: str = "acme.com", **fields: Any) -> dict[str, Any]:
+    """A LeadIn body."""
+    return {"company": domain.split(".")[0].title() + " Inc", "domain": domain, **fields}
+
+
+def wait_job(server: FakeServer, job_id: str, timeout: float = 5.0) -> JobOut:
+    """The job once it is done or failed (waits on the server's state, not by polling HTTP)."""
+
+    def find() -> JobOut | None:
+        return next((j for j in server.state.jobs() if j.job_id == job_id), None)
+
+    assert server.state.wait_until(lambda: (job := find()) is not None and job.is_terminal, timeout)
+    job = find()
+    assert job is not None
+    return job
+
+
+def wait_lookup(server: FakeServer, lookup_id: str, timeout: float = 5.0) -> MobileFindOut:
+    def find() -> MobileFindOut | None:
+        return next((m for m in server.state.lookups() if m.lookup_id == lookup_id), None)
+
+    assert server.state.wait_until(lambda: (m := find()) is not None and m.is_terminal, timeout)
+    lookup = find()
+    assert lookup is not None
+    return lookup
+
+
+def assert_validation_error(response: httpx.Response, loc: list[str | int]) -> list[dict[str, Any]]:
+    """A 422 in the spec's shape, one of whose entries points at `loc`."""
+    assert response.status_code == 422, response.text
+    detail = response.json()["detail"]
+    assert isinstance(detail, list)
+    assert detail
+    for entry in detail:
+        assert set(entry) == VALIDATION_KEYS, entry
+        assert isinstance(entry["msg"], str)
+        assert isinstance(entry["type"], str)
+        assert all(isinstance(part, (str, int)) for part in entry["loc"])
+    assert loc in [entry["loc"] for entry in detail], detail
+    return detail

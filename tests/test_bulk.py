@@ -28,7 +28,8 @@ from leadenrich._bulk.checkpoint import Checkpoint, Resume
 from leadenrich._bulk.inputs import Item, read_items
 from leadenrich._bulk.plan import Plan, is_ambiguous
 from leadenrich._bulk.runner import _settle_steps  # pyright: ignore[reportPrivateUsage]
-from tests.helpers import FakeClock, call, collect, lead_out
+from leadenrich.testing import ManualClock
+from tests.helpers import call, collect, lead_out
 
 pytestmark = pytest.mark.anyio
 
@@ -109,7 +110,7 @@ async def test_one_failure_never_stops_the_rest(client: Any, service: FakeEnrich
 
 
 async def test_429s_are_absorbed_without_dropping_the_lead(
-    client: Any, service: FakeEnrich, sleeps: list[float]
+    client: Any, service: FakeEnrich, sleeps: list[float], clock: ManualClock
 ) -> None:
     upstream = httpx.Response(429, json={"detail": "upstream_full: busy"}, headers={"Retry-After": "2"})
     service.script["Co1"] = [upstream] * 30  # more than the client's own upstream budget
@@ -157,7 +158,7 @@ async def test_a_lost_answer_is_found_among_stored_leads(client: Any, service: F
 
 
 async def test_a_dropped_connection_is_looked_up_once_the_service_must_be_done(
-    client: Any, api: respx.MockRouter, service: FakeEnrich, sleeps: list[float]
+    client: Any, api: respx.MockRouter, service: FakeEnrich, sleeps: list[float], clock: ManualClock
 ) -> None:
     # The connection drops while the service is still enriching Co3; it stores the lead
     # later. Looked up at once, it would be reported as maybe charged.
@@ -191,7 +192,7 @@ def test_a_stop_ends_the_wait_for_a_lost_answer() -> None:
 
 
 async def test_a_lost_answer_not_stored_is_reported_not_resent(
-    client: Any, service: FakeEnrich, sleeps: list[float]
+    client: Any, service: FakeEnrich, sleeps: list[float], clock: ManualClock
 ) -> None:
     service.script["Co3"] = [httpx.Response(502, text="<html>Bad Gateway</html>")]
     result = await call(client.leads.enrich_many(ROWS, progress=False))
@@ -203,7 +204,7 @@ async def test_a_lost_answer_not_stored_is_reported_not_resent(
 
 
 async def test_a_created_job_is_never_sent_again_when_its_polls_are_refused(
-    client: Any, api: respx.MockRouter, clock: FakeClock
+    client: Any, api: respx.MockRouter, clock: ManualClock
 ) -> None:
     create = api.post("/leads/enrich").respond(202, json={"job_id": "j", "status": "queued"})
     api.get("/jobs/j").respond(429, json={"detail": "slow down"}, headers={"Retry-After": "500"})
@@ -247,7 +248,7 @@ async def test_a_torn_last_line_is_tolerated(client: Any, service: FakeEnrich, t
 
 
 async def test_started_but_unfinished_leads_are_looked_up_before_resending(
-    client: Any, service: FakeEnrich, tmp_path: Path, sleeps: list[float]
+    client: Any, service: FakeEnrich, tmp_path: Path, sleeps: list[float], clock: ManualClock
 ) -> None:
     # A run killed while Co0 was in flight: the service finished and stored it anyway.
     path = tmp_path / "run.jsonl"
@@ -267,7 +268,7 @@ async def test_started_but_unfinished_leads_are_looked_up_before_resending(
 
 
 async def test_a_rerun_counts_its_wait_from_the_lost_answer_not_the_start(
-    client: Any, service: FakeEnrich, tmp_path: Path, sleeps: list[float]
+    client: Any, service: FakeEnrich, tmp_path: Path, sleeps: list[float], clock: ManualClock
 ) -> None:
     # Co0 started long ago but its request went out late (slots, 429s): the failure,
     # written moments ago, is the latest it can have reached the service.
@@ -286,7 +287,7 @@ async def test_a_rerun_counts_its_wait_from_the_lost_answer_not_the_start(
 
 
 async def test_an_old_start_is_looked_up_at_once(
-    client: Any, service: FakeEnrich, tmp_path: Path, sleeps: list[float]
+    client: Any, service: FakeEnrich, tmp_path: Path, sleeps: list[float], clock: ManualClock
 ) -> None:
     path = tmp_path / "run.jsonl"
     await call(client.leads.enrich_many(ROWS[:1], checkpoint=path, progress=False))

@@ -22,6 +22,7 @@ from leadenrich import (
     RateLimitError,
     RateLimits,
 )
+from leadenrich.testing import ManualClock
 from tests.conftest import API, BASE, KEY
 from tests.helpers import USAGE, call, lead_out
 
@@ -90,10 +91,12 @@ async def test_max_retry_after_and_upstream_full_retries_of_a_copy(
     assert upstream.call_count == 4
 
 
-def test_a_copy_shares_the_budget_unless_given_its_own(api: respx.MockRouter, sleeps: list[float]) -> None:
+def test_a_copy_shares_the_budget_unless_given_its_own(
+    api: respx.MockRouter, clock: ManualClock, sleeps: list[float]
+) -> None:
     api.get("/usage").respond(200, json=USAGE)
     tight = RateLimits(sync_per_minute=1)
-    client = LeadEnrich(KEY, base_url=BASE, rate_limits=tight)
+    client = LeadEnrich(KEY, base_url=BASE, rate_limits=tight, clock=clock)
     client.usage()
     client.with_options(max_retries=0).usage()
     # The copy counted against the same per-key window: it waited for it.
@@ -102,6 +105,10 @@ def test_a_copy_shares_the_budget_unless_given_its_own(api: respx.MockRouter, sl
     client.with_options(rate_limits=RateLimits(sync_per_minute=1)).usage()
     client.with_options(api_key=OTHER_KEY).usage()
     assert len(sleeps) == 1
+    other_clock = ManualClock()
+    client.with_options(clock=other_clock).usage()
+    assert (len(sleeps), other_clock.sleeps) == (1, [])
+    assert client.with_options(clock=other_clock).clock is other_clock
     assert client.with_options(rate_limits=None).rate_limits is None
 
 

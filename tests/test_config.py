@@ -7,6 +7,7 @@ import pytest
 import respx
 
 from leadenrich import AsyncLeadEnrich, LeadEnrich, LeadEnrichError, RateLimits
+from leadenrich.testing import ManualClock
 from tests.conftest import API, BASE, KEY
 from tests.helpers import USAGE
 
@@ -112,9 +113,11 @@ def test_with_options_shares_pool_and_budget_and_leaves_the_original_alone() -> 
     assert client._http.is_closed
 
 
-def test_copies_keep_their_own_retry_setting(api: respx.MockRouter, sleeps: list[float]) -> None:
+def test_copies_keep_their_own_retry_setting(
+    api: respx.MockRouter, sleeps: list[float], clock: ManualClock
+) -> None:
     route = api.get("/usage").respond(503, json={"detail": "down"})
-    client = LeadEnrich(KEY, base_url=BASE, max_retries=3)
+    client = LeadEnrich(KEY, clock=clock, base_url=BASE, max_retries=3)
     with pytest.raises(LeadEnrichError):
         client.with_options(max_retries=0).usage()
     assert route.call_count == 1

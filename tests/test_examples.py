@@ -159,6 +159,12 @@ def test_notebook(venv_kernel: str, tmp_path: Path) -> None:
     cells = {cell.id: cell for cell in notebook.cells if cell.cell_type == "code"}
 
     assert "talking to http://127.0.0.1:" in cell_text(cells["connect"])
+    preview = cells["preview"].outputs[0].data
+    assert (
+        "BulkPreview(rows=7, new=7, credits_at_most=7, credits_left=1000, enough=True)"
+        in preview["text/plain"]
+    )
+    assert "BulkPreview of 7 leads" in preview["text/html"]
     bulk = cell_text(cells["bulk-sync"])
     assert "succeeded 6, failed 1, deduped 0, credits spent 6" in bulk
     # A text bar ends at 7/7; with ipywidgets installed the bar is a widget instead.

@@ -2,7 +2,7 @@
 
 The server injects ~10 % faults (5xx, connections dropped before and after the work,
 answers later than the client's timeout, broken JSON on 2xx, upstream_full bursts) on a
-clock 5000 times faster than real time, and so does the SDK (ScaledClock): enrichments
+clock 5000 times faster than real time, and so does the SDK (a ServiceClock of the same scale): enrichments
 take 4-8 ms and a 2-second back-off 0.4 ms.
 """
 
@@ -32,15 +32,18 @@ from leadenrich import (
     LeadOut,
     RateLimitError,
     RateLimits,
+    ServiceClock,
 )
 from leadenrich._bulk.checkpoint import fingerprint
 from leadenrich.testing import FakeServer
 from tests.conftest import BASE, KEY
-from tests.helpers import ScaledClock, call, lead_out
+from tests.helpers import call, lead_out
 
 pytestmark = pytest.mark.anyio
 
 SCALE = 0.0002
+CLOCK = ServiceClock(SCALE)
+"""The SDK's clock, as fast as the fake server's."""
 SEED = 2026
 FAULTS: dict[str, Any] = {
     "server_error_rate": 0.03,
@@ -67,13 +70,6 @@ def rows(count: int = 300, *, failing_every: int = 0) -> list[dict[str, str]]:
         }
         for i in range(count)
     ]
-
-
-@pytest.fixture(autouse=True)
-def scaled_clock(monkeypatch: pytest.MonkeyPatch) -> ScaledClock:
-    clock = ScaledClock(SCALE)
-    clock.install(monkeypatch)
-    return clock
 
 
 @pytest.fixture(params=["sync", "async"])
@@ -104,7 +100,7 @@ def make_client(kind: str, server: FakeServer) -> LeadEnrich | AsyncLeadEnrich:
         concurrent_enrichments=settings.max_concurrent_enrichments,
     )
     cls = LeadEnrich if kind == "sync" else AsyncLeadEnrich
-    return cls(api_key=server.api_key, base_url=server.url, timeout=TIMEOUT, rate_limits=limits)
+    return cls(api_key=server.api_key, base_url=server.url, timeout=TIMEOUT, rate_limits=limits, clock=CLOCK)
 
 
 def assert_charged_once(server: FakeServer) -> list[LeadOut]:
@@ -273,7 +269,7 @@ async def test_an_unreadable_2xx_to_an_enrich_is_a_lost_answer(
     api.get("/leads").mock(return_value=httpx.Response(200, json={"items": [record] if stored else []}))
     checkpoint = tmp_path / "run.jsonl"
     cls = LeadEnrich if kind == "sync" else AsyncLeadEnrich
-    client = cls(KEY, base_url=BASE, rate_limits=None)
+    client = cls(KEY, base_url=BASE, rate_limits=None, clock=CLOCK)
     result: BulkResult = await call(client.leads.enrich_many([lead], checkpoint=checkpoint, progress=False))
     await call(client.aclose() if isinstance(client, AsyncLeadEnrich) else client.close())
 
@@ -295,7 +291,7 @@ async def test_a_service_that_only_answers_429_ends_the_run(kind: str, api: resp
     throttled = httpx.Response(429, json={"detail": "rate limit exceeded (60 req/min), retry in 5 seconds"})
     sent = api.post("/leads/enrich", params={"mode": "sync"}).mock(return_value=throttled)
     cls = LeadEnrich if kind == "sync" else AsyncLeadEnrich
-    client = cls(KEY, base_url=BASE, rate_limits=None, max_retries=1)
+    client = cls(KEY, base_url=BASE, rate_limits=None, max_retries=1, clock=CLOCK)
     leads = rows(12)
     result: BulkResult = await call(client.leads.enrich_many(leads, concurrency=2, progress=False))
     await call(client.aclose() if isinstance(client, AsyncLeadEnrich) else client.close())

@@ -15,15 +15,16 @@ from typing import Any
 import httpx
 import pytest
 
-from leadenrich import AsyncLeadEnrich, LeadEnrich, LeadEnrichError, PersonQuery, RateLimits
+from leadenrich import AsyncLeadEnrich, LeadEnrich, LeadEnrichError, PersonQuery, RateLimits, ServiceClock
 from leadenrich.testing import FakeServer
-from tests.helpers import ScaledClock
 
 pytestmark = pytest.mark.anyio
 
 # Not faster: every request costs real CPU (client and server share two cores), and at
 # tests/test_faults.py's 5000-fold speed the SDK's 300-second waits would end in 60 ms.
 SCALE = 0.005
+CLOCK = ServiceClock(SCALE)
+"""The SDK's clock, as fast as the fake server's."""
 # A light fault mix: errors and dropped connections under load are where pools leak.
 FAULTS: dict[str, Any] = {
     "server_error_rate": 0.01,
@@ -34,11 +35,6 @@ FAULTS: dict[str, Any] = {
 }
 DEADLINE = 60.0
 """Real seconds before a worker still running counts as deadlocked (each takes ~1 s)."""
-
-
-@pytest.fixture(autouse=True)
-def scaled_clock(monkeypatch: pytest.MonkeyPatch) -> None:
-    ScaledClock(SCALE).install(monkeypatch)
 
 
 # A budget of a plan far above the spec's 60 requests a minute: at 60, a minute of 50
@@ -231,7 +227,7 @@ def run_threads(client: LeadEnrich, count: int) -> list[list[str]]:
 
 
 def test_50_threads_share_one_client(server: FakeServer) -> None:
-    client = LeadEnrich(api_key=server.api_key, base_url=server.url, rate_limits=limits(server))
+    client = LeadEnrich(api_key=server.api_key, base_url=server.url, rate_limits=limits(server), clock=CLOCK)
     sampler = PoolSampler(client._http)
     sampling = sampler.run_in_thread()
     try:
@@ -251,7 +247,11 @@ def test_50_threads_stay_within_a_small_pool(server: FakeServer) -> None:
     pool = httpx.Limits(max_connections=8, max_keepalive_connections=8)
     with httpx.Client(limits=pool) as http:
         with LeadEnrich(
-            api_key=server.api_key, base_url=server.url, rate_limits=limits(server), http_client=http
+            api_key=server.api_key,
+            base_url=server.url,
+            rate_limits=limits(server),
+            http_client=http,
+            clock=CLOCK,
         ) as client:
             runs = run_threads(client, 50)
         assert not http.is_closed, "a client given its pool leaves it open"
@@ -270,7 +270,9 @@ async def run_tasks(client: AsyncLeadEnrich, count: int) -> list[list[str]]:
 
 
 async def test_200_tasks_share_one_async_client(server: FakeServer) -> None:
-    client = AsyncLeadEnrich(api_key=server.api_key, base_url=server.url, rate_limits=limits(server))
+    client = AsyncLeadEnrich(
+        api_key=server.api_key, base_url=server.url, rate_limits=limits(server), clock=CLOCK
+    )
     sampler = PoolSampler(client._http)
     sampling = asyncio.ensure_future(sampler.run_as_task())
     try:
@@ -290,7 +292,11 @@ async def test_200_tasks_stay_within_a_small_pool(server: FakeServer) -> None:
     pool = httpx.Limits(max_connections=8, max_keepalive_connections=8)
     async with httpx.AsyncClient(limits=pool) as http:
         async with AsyncLeadEnrich(
-            api_key=server.api_key, base_url=server.url, rate_limits=limits(server), http_client=http
+            api_key=server.api_key,
+            base_url=server.url,
+            rate_limits=limits(server),
+            http_client=http,
+            clock=CLOCK,
         ) as client:
             runs = await run_tasks(client, 200)
         assert not http.is_closed, "a client given its pool leaves it open"

@@ -22,8 +22,9 @@ from leadenrich import (
     RateLimitError,
     RateLimits,
 )
+from leadenrich.testing import ManualClock
 from tests.conftest import BASE, KEY
-from tests.helpers import FakeClock, call, job_out, lead_out
+from tests.helpers import call, job_out, lead_out
 
 pytestmark = pytest.mark.anyio
 
@@ -41,7 +42,7 @@ def sequence(*bodies: dict[str, Any]) -> Any:
     return respond
 
 
-async def test_job_wait_returns_done(client: Any, api: respx.MockRouter, clock: FakeClock) -> None:
+async def test_job_wait_returns_done(client: Any, api: respx.MockRouter, clock: ManualClock) -> None:
     route = api.get("/jobs/j").mock(
         side_effect=sequence(
             job_out("j", "queued"), job_out("j", "running"), job_out("j", "done", result=lead_out())
@@ -53,7 +54,7 @@ async def test_job_wait_returns_done(client: Any, api: respx.MockRouter, clock: 
 
 
 async def test_job_wait_returns_failed_without_raising(
-    client: Any, api: respx.MockRouter, clock: FakeClock
+    client: Any, api: respx.MockRouter, clock: ManualClock
 ) -> None:
     api.get("/jobs/j").mock(side_effect=sequence(job_out("j", "failed", error={"code": "no_data"})))
     job = await call(client.jobs.wait("j"))
@@ -61,7 +62,9 @@ async def test_job_wait_returns_failed_without_raising(
     assert job.error == {"code": "no_data"}
 
 
-async def test_interval_backs_off_to_a_ceiling(client: Any, api: respx.MockRouter, clock: FakeClock) -> None:
+async def test_interval_backs_off_to_a_ceiling(
+    client: Any, api: respx.MockRouter, clock: ManualClock
+) -> None:
     api.get("/jobs/j").mock(
         side_effect=sequence(*[job_out("j", "running")] * 9, job_out("j", "done", result=lead_out()))
     )
@@ -70,20 +73,20 @@ async def test_interval_backs_off_to_a_ceiling(client: Any, api: respx.MockRoute
 
 
 async def test_unknown_status_keeps_polling_until_the_deadline(
-    client: Any, api: respx.MockRouter, clock: FakeClock
+    client: Any, api: respx.MockRouter, clock: ManualClock
 ) -> None:
     route = api.get("/jobs/j").mock(side_effect=sequence(job_out("j", "paused")))
-    start = clock.now
+    start = clock.now()
     with pytest.raises(PollTimeoutError) as caught:
         await call(client.jobs.wait("j", timeout=30, poll_interval=1))
-    assert clock.now - start == pytest.approx(30.0)
+    assert clock.now() - start == pytest.approx(30.0)
     assert isinstance(caught.value.last, JobOut)
     assert caught.value.last.status == "paused"
     assert "enrichment job j was still paused after 30 s" in str(caught.value)
     assert route.call_count == len(clock.sleeps) + 1
 
 
-async def test_vanished_job_raises_not_found(client: Any, api: respx.MockRouter, clock: FakeClock) -> None:
+async def test_vanished_job_raises_not_found(client: Any, api: respx.MockRouter, clock: ManualClock) -> None:
     api.get("/jobs/j").mock(
         side_effect=[
             httpx.Response(200, json=job_out("j", "running")),
@@ -95,7 +98,7 @@ async def test_vanished_job_raises_not_found(client: Any, api: respx.MockRouter,
 
 
 async def test_a_429_during_a_wait_is_waited_out(
-    client: Any, api: respx.MockRouter, clock: FakeClock
+    client: Any, api: respx.MockRouter, clock: ManualClock
 ) -> None:
     limited = httpx.Response(
         429,
@@ -118,7 +121,7 @@ async def test_a_429_during_a_wait_is_waited_out(
 
 
 async def test_a_429_past_the_deadline_ends_the_wait(
-    client: Any, api: respx.MockRouter, clock: FakeClock
+    client: Any, api: respx.MockRouter, clock: ManualClock
 ) -> None:
     api.get("/jobs/j").respond(429, json={"detail": "slow down"}, headers={"Retry-After": "50"})
     with pytest.raises(
@@ -131,7 +134,7 @@ async def test_a_429_past_the_deadline_ends_the_wait(
 
 
 async def test_enrich_and_wait_times_out_with_the_created_job(
-    client: Any, api: respx.MockRouter, clock: FakeClock
+    client: Any, api: respx.MockRouter, clock: ManualClock
 ) -> None:
     create = api.post("/leads/enrich").respond(202, json={"job_id": "j", "status": "queued"})
     api.get("/jobs/j").respond(429, json={"detail": "slow down"}, headers={"Retry-After": "500"})
@@ -144,7 +147,7 @@ async def test_enrich_and_wait_times_out_with_the_created_job(
     assert "enrichment job j was still queued" in str(caught.value)
 
 
-async def test_on_progress_sees_every_poll(client: Any, api: respx.MockRouter, clock: FakeClock) -> None:
+async def test_on_progress_sees_every_poll(client: Any, api: respx.MockRouter, clock: ManualClock) -> None:
     api.get("/jobs/j").mock(
         side_effect=sequence(
             job_out("j", "queued"), job_out("j", "running"), job_out("j", "done", result=lead_out())
@@ -170,7 +173,9 @@ async def test_bad_wait_settings_send_nothing(
     assert route.call_count == 0
 
 
-async def test_enrich_and_wait_returns_the_lead(client: Any, api: respx.MockRouter, clock: FakeClock) -> None:
+async def test_enrich_and_wait_returns_the_lead(
+    client: Any, api: respx.MockRouter, clock: ManualClock
+) -> None:
     create = api.post("/leads/enrich").respond(202, json={"job_id": "j7", "status": "queued"})
     api.get("/jobs/j7").mock(
         side_effect=sequence(job_out("j7", "running"), job_out("j7", "done", result=lead_out("ld_9")))
@@ -182,7 +187,7 @@ async def test_enrich_and_wait_returns_the_lead(client: Any, api: respx.MockRout
 
 
 async def test_enrich_and_wait_raises_job_failed(
-    client: Any, api: respx.MockRouter, clock: FakeClock
+    client: Any, api: respx.MockRouter, clock: ManualClock
 ) -> None:
     api.post("/leads/enrich").respond(202, json={"job_id": "j7"})
     api.get("/jobs/j7").respond(
@@ -209,7 +214,7 @@ def test_a_failed_jobs_reason_is_its_message(error: dict[str, str] | None, reaso
 
 
 async def test_enrich_and_wait_timeout_keeps_the_job(
-    client: Any, api: respx.MockRouter, clock: FakeClock
+    client: Any, api: respx.MockRouter, clock: ManualClock
 ) -> None:
     api.post("/leads/enrich").respond(202, json={"job_id": "j7"})
     api.get("/jobs/j7").respond(200, json=job_out("j7", "running"))
@@ -219,7 +224,7 @@ async def test_enrich_and_wait_timeout_keeps_the_job(
     assert caught.value.last.job_id == "j7"
 
 
-async def test_mobile_wait_paths(client: Any, api: respx.MockRouter, clock: FakeClock) -> None:
+async def test_mobile_wait_paths(client: Any, api: respx.MockRouter, clock: ManualClock) -> None:
     api.get("/mobile/find/m1").mock(
         side_effect=sequence(
             {"lookup_id": "m1", "state": "pending"},
@@ -233,7 +238,7 @@ async def test_mobile_wait_paths(client: Any, api: respx.MockRouter, clock: Fake
     assert (refunded.state, refunded.mobile) == ("refunded", None)
 
 
-async def test_mobile_find_and_wait(client: Any, api: respx.MockRouter, clock: FakeClock) -> None:
+async def test_mobile_find_and_wait(client: Any, api: respx.MockRouter, clock: ManualClock) -> None:
     find = api.post("/mobile/find").respond(202, json={"lookup_id": "m1", "state": "pending"})
     poll = api.get("/mobile/find/m1").mock(
         side_effect=sequence({"lookup_id": "m1", "state": "settled", "mobile": "+14155550100"})
@@ -246,7 +251,7 @@ async def test_mobile_find_and_wait(client: Any, api: respx.MockRouter, clock: F
     assert clock.sleeps == [1.0]
 
 
-async def test_mobile_wait_deadline(client: Any, api: respx.MockRouter, clock: FakeClock) -> None:
+async def test_mobile_wait_deadline(client: Any, api: respx.MockRouter, clock: ManualClock) -> None:
     api.get("/mobile/find/m1").respond(200, json={"lookup_id": "m1", "state": "pending"})
     with pytest.raises(PollTimeoutError, match="mobile lookup m1 was still pending after 15 s") as caught:
         await call(client.mobile.wait("m1", timeout=15))
@@ -270,6 +275,7 @@ async def test_cancelling_an_async_wait_stops_polling(api: respx.MockRouter) -> 
         with pytest.raises(asyncio.CancelledError):
             await task
         polls = route.call_count
+        # The subject: nothing happens after the cancel. Five poll intervals of quiet.
         await asyncio.sleep(0.05)
         assert route.call_count == polls, "polling went on after cancellation"
 
@@ -283,6 +289,7 @@ async def test_an_anyio_cancel_scope_stops_a_wait(api: respx.MockRouter) -> None
             await client.jobs.wait("j", poll_interval=0.01)
         assert scope.cancelled_caught
         polls = route.call_count
+        # The subject: nothing happens after the cancel. Five poll intervals of quiet.
         await anyio.sleep(0.05)
         assert route.call_count == polls
 
@@ -348,9 +355,9 @@ async def test_slots_cap_enrich_and_wait_of_one_async_client(api: respx.MockRout
 
 
 async def test_waiting_for_a_slot_counts_against_the_deadline(
-    api: respx.MockRouter, clock: FakeClock
+    api: respx.MockRouter, clock: ManualClock
 ) -> None:
-    client = LeadEnrich(KEY, base_url=BASE, rate_limits=RateLimits(concurrent_enrichments=1))
+    client = LeadEnrich(KEY, clock=clock, base_url=BASE, rate_limits=RateLimits(concurrent_enrichments=1))
     route = api.post("/leads/enrich").respond(202, json={"job_id": "j"})
     with client._enrichment_slot(None):  # another enrichment holds the only slot
         thread_error: list[BaseException] = []
@@ -370,7 +377,7 @@ async def test_waiting_for_a_slot_counts_against_the_deadline(
 
 
 async def test_enrich_and_wait_learns_not_to_poll_too_early(
-    client: Any, api: respx.MockRouter, clock: FakeClock
+    client: Any, api: respx.MockRouter, clock: ManualClock
 ) -> None:
     api.post("/leads/enrich").respond(202, json={"job_id": "j"})
     done = job_out(

@@ -34,11 +34,12 @@ from leadenrich import (
     LeadIn,
     RateLimitError,
     RateLimits,
-    _clock,
+    ServiceClock,
 )
 from leadenrich._errors import status_error
+from leadenrich.testing import ManualClock
 from leadenrich.webhooks import parse_event
-from tests.helpers import USAGE, FakeClock, job_out, lead_out
+from tests.helpers import USAGE, job_out, lead_out
 
 BASE = "https://api.test"
 KEY = "le_live_property_0123456789abcdef"
@@ -53,15 +54,9 @@ PROFILE = settings(
 )
 
 
-@pytest.fixture(autouse=True, scope="module")
-def fake_clock() -> Iterator[FakeClock]:
-    """Module-wide (hypothesis reruns a test body many times under one fixture)."""
-    clock = FakeClock()
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(_clock, "monotonic", clock.monotonic)
-        patch.setattr(_clock, "sleep", clock.sleep)
-        patch.setattr(_clock, "async_sleep", clock.async_sleep)
-        yield clock
+CLOCK = ManualClock()
+"""One clock for the module: hypothesis reruns a test body many times, and no client
+here ever sleeps for real."""
 
 
 # --- answers -------------------------------------------------------------------------
@@ -179,6 +174,8 @@ ENDPOINTS: dict[str, Callable[[Any], Any]] = {
     "delete": lambda c: c.leads.delete("ld_1"),
     "re_enrich": lambda c: c.leads.re_enrich("ld_1"),
     "enrich_many": lambda c: c.leads.enrich_many([LEAD, {**LEAD, "company": "Other"}], progress=False),
+    "enrich_many_auto": lambda c: c.leads.enrich_many([LEAD], max_credits="auto", progress=False),
+    "preview_many": lambda c: c.leads.preview_many([LEAD, {**LEAD, "email": "ada@acme.com"}], progress=False),
     "job": lambda c: c.jobs.get("job_1"),
     "wait": lambda c: c.jobs.wait("job_1", timeout=30),
     "email": lambda c: c.email.find(**PERSON),
@@ -190,7 +187,7 @@ ENDPOINTS: dict[str, Callable[[Any], Any]] = {
 
 def run_sync(call: Callable[[Any], Any], handler: Callable[[httpx.Request], httpx.Response]) -> Any:
     with httpx.Client(transport=httpx.MockTransport(handler)) as http:
-        client = LeadEnrich(KEY, base_url=BASE, http_client=http, rate_limits=RateLimits())
+        client = LeadEnrich(KEY, base_url=BASE, clock=CLOCK, http_client=http, rate_limits=RateLimits())
         result = call(client)
         return list(islice(result, 5)) if inspect.isgenerator(result) else result
 
@@ -198,7 +195,9 @@ def run_sync(call: Callable[[Any], Any], handler: Callable[[httpx.Request], http
 def run_async(call: Callable[[Any], Any], handler: Callable[[httpx.Request], httpx.Response]) -> Any:
     async def main() -> Any:
         async with httpx.AsyncClient(transport=httpx.MockTransport(handler)) as http:
-            client = AsyncLeadEnrich(KEY, base_url=BASE, http_client=http, rate_limits=RateLimits())
+            client = AsyncLeadEnrich(
+                KEY, base_url=BASE, clock=CLOCK, http_client=http, rate_limits=RateLimits()
+            )
             result = call(client)
             if inspect.isasyncgen(result):
                 items = []
@@ -222,29 +221,25 @@ def only_typed_errors(run: Callable[[], Any]) -> None:
     assert error is None or KEY not in str(error)
 
 
-def waits_are_possible(clock: FakeClock, before: int) -> None:
+def waits_are_possible(clock: ManualClock, before: int) -> None:
     """Every wait asked of the clock is one time.sleep and asyncio.sleep can do."""
     assert all(0 <= s <= threading.TIMEOUT_MAX for s in clock.sleeps[before:])
 
 
 @PROFILE
 @given(endpoint=st.sampled_from(sorted(ENDPOINTS)), answers=st.lists(ANSWER, min_size=1, max_size=3))
-def test_any_answer_is_a_result_or_a_typed_error_sync(
-    fake_clock: FakeClock, endpoint: str, answers: list[Any]
-) -> None:
-    before = len(fake_clock.sleeps)
+def test_any_answer_is_a_result_or_a_typed_error_sync(endpoint: str, answers: list[Any]) -> None:
+    before = len(CLOCK.sleeps)
     only_typed_errors(lambda: run_sync(ENDPOINTS[endpoint], Script(answers)))
-    waits_are_possible(fake_clock, before)
+    waits_are_possible(CLOCK, before)
 
 
 @PROFILE
 @given(endpoint=st.sampled_from(sorted(ENDPOINTS)), answers=st.lists(ANSWER, min_size=1, max_size=3))
-def test_any_answer_is_a_result_or_a_typed_error_async(
-    fake_clock: FakeClock, endpoint: str, answers: list[Any]
-) -> None:
-    before = len(fake_clock.sleeps)
+def test_any_answer_is_a_result_or_a_typed_error_async(endpoint: str, answers: list[Any]) -> None:
+    before = len(CLOCK.sleeps)
     only_typed_errors(lambda: run_async(ENDPOINTS[endpoint], Script(answers)))
-    waits_are_possible(fake_clock, before)
+    waits_are_possible(CLOCK, before)
 
 
 @settings(PROFILE, max_examples=150)
@@ -373,6 +368,10 @@ KINDS: dict[str, tuple[st.SearchStrategy[Any], Check]] = {
         lambda v: v is None or isinstance(v, bool) or callable(v),
     ),
     "strategy": (st.sampled_from(["sync", "async", "fast", ""]), lambda v: v in ("sync", "async")),
+    "max_credits": (
+        st.integers(-3, 5) | st.sampled_from(["auto", "all", "AUTO"]),
+        lambda v: v is None or v == "auto" or _is_int(v),
+    ),
     "checkpoint": (
         st.sampled_from(["run.jsonl", "garbage.jsonl", "a-directory", "deep/er/run.jsonl"]).map(
             lambda n: str(SCRATCH / n)
@@ -402,6 +401,7 @@ KINDS: dict[str, tuple[st.SearchStrategy[Any], Check]] = {
             v is None or (_is_str_mapping(v) and all(isinstance(x, (str, int, float)) for x in v.values()))
         ),
     ),
+    "clock": (st.just(CLOCK), lambda v: v is None or isinstance(v, ServiceClock)),
 }
 
 PERSON_PARAMS: dict[str, str] = dict.fromkeys(
@@ -413,7 +413,7 @@ WAIT_PARAMS = {"timeout": "float", "poll_interval": "opt_float", "on_progress": 
 BULK_PARAMS = {
     "leads": "leads",
     "concurrency": "int",
-    "max_credits": "opt_int",
+    "max_credits": "max_credits",
     "checkpoint": "checkpoint",
     "progress": "progress",
     "poll_interval": "opt_float",
@@ -431,12 +431,19 @@ METHODS: dict[str, dict[str, str]] = {
         "rate_limits": "limits",
         "max_retry_after": "float",
         "upstream_full_retries": "int",
+        "clock": "clock",
     },
     "leads.enrich": {"lead": "lead", "callback_url": "url", **REQUEST_PARAMS},
     "leads.enrich_sync": {"lead": "lead", **REQUEST_PARAMS},
     "leads.enrich_and_wait": {"lead": "lead", **WAIT_PARAMS},
     "leads.enrich_many": BULK_PARAMS,
     "leads.enrich_iter": BULK_PARAMS,
+    "leads.preview_many": {
+        "leads": "leads",
+        "checkpoint": "checkpoint",
+        "max_stored": "opt_int",
+        "progress": "progress",
+    },
     "leads.list": {"limit": "int", "skip": "int", **REQUEST_PARAMS},
     "leads.iter": {"page_size": "int", **REQUEST_PARAMS},
     "leads.get": {"lead_id": "id", **REQUEST_PARAMS},
@@ -459,6 +466,7 @@ CONSTRUCTOR = {
     "rate_limits": "limits",
     "max_retry_after": "float",
     "upstream_full_retries": "int",
+    "clock": "clock",
 }
 
 
@@ -476,7 +484,7 @@ def parameter_names(method: Any) -> set[str]:
 
 
 def test_the_tables_cover_every_public_parameter() -> None:
-    client = LeadEnrich(KEY, base_url=BASE)
+    client = LeadEnrich(KEY, base_url=BASE, clock=CLOCK)
     found: dict[str, set[str]] = {}
     for namespace in ("", "leads", "jobs", "email", "mobile"):
         owner = getattr(client, namespace) if namespace else client
@@ -509,7 +517,7 @@ def call_method(client: Any, name: str, kwargs: dict[str, Any]) -> Any:
     positional = [kwargs.pop(p) for p in ("lead", "leads", "lead_id", "job_id", "lookup_id") if p in kwargs]
     if name in ("leads.enrich", "leads.enrich_sync", "leads.enrich_and_wait") and not positional:
         positional = [LEAD]
-    if name in ("leads.enrich_many", "leads.enrich_iter") and not positional:
+    if name in ("leads.enrich_many", "leads.enrich_iter", "leads.preview_many") and not positional:
         positional = [[LEAD]]
     if (
         name.endswith((".get", ".delete", ".re_enrich", ".wait"))
@@ -544,7 +552,7 @@ def test_any_arguments_to_any_method_sync(data: st.DataObject, name: str) -> Non
 
     def run() -> None:
         with httpx.Client(transport=httpx.MockTransport(service)) as http:
-            client = LeadEnrich(KEY, base_url=BASE, http_client=http, rate_limits=None)
+            client = LeadEnrich(KEY, base_url=BASE, clock=CLOCK, http_client=http, rate_limits=None)
             result = call_method(client, name, {k: v for k, (v, _) in args.items()})
             if inspect.isgenerator(result):
                 list(islice(result, 10))
@@ -559,7 +567,7 @@ def test_any_arguments_to_any_method_async(data: st.DataObject, name: str) -> No
 
     async def main() -> None:
         async with httpx.AsyncClient(transport=httpx.MockTransport(service)) as http:
-            client = AsyncLeadEnrich(KEY, base_url=BASE, http_client=http, rate_limits=None)
+            client = AsyncLeadEnrich(KEY, base_url=BASE, clock=CLOCK, http_client=http, rate_limits=None)
             result = call_method(client, name, {k: v for k, (v, _) in args.items()})
             if inspect.isasyncgen(result):
                 async for _ in result:
@@ -577,6 +585,7 @@ def test_any_client_options(args: dict[str, tuple[Any, bool]]) -> None:
         kwargs = {k: v for k, (v, _) in args.items()}
         kwargs.setdefault("api_key", KEY)
         kwargs.setdefault("base_url", BASE)
+        kwargs.setdefault("clock", CLOCK)
         with httpx.Client(transport=httpx.MockTransport(service)) as http:
             client = LeadEnrich(**kwargs, http_client=http)
             assert KEY not in repr(client)
@@ -600,7 +609,7 @@ def test_any_rate_limits(args: dict[str, tuple[Any, bool]]) -> None:
     def run() -> None:
         limits = RateLimits(**{k: v for k, (v, _) in args.items()})
         with httpx.Client(transport=httpx.MockTransport(service)) as http:
-            client = LeadEnrich(KEY, base_url=BASE, http_client=http, rate_limits=limits)
+            client = LeadEnrich(KEY, base_url=BASE, clock=CLOCK, http_client=http, rate_limits=limits)
             client.usage()
             client.leads.enrich_sync(LEAD)
 
@@ -643,7 +652,7 @@ def test_bad_client_options_fail_at_construction(
     # Each used to pass construction and fail on the first call, with a UnicodeEncodeError,
     # an httpx.InvalidURL or an OverflowError; the key never shows in the message.
     with pytest.raises(error, match=message) as raised:
-        LeadEnrich(**{"api_key": KEY, "base_url": BASE, **options})
+        LeadEnrich(**{"api_key": KEY, "base_url": BASE, "clock": CLOCK, **options})
     assert "secret" not in str(raised.value)
 
 

@@ -19,6 +19,7 @@ from leadenrich import (
     NotFoundError,
     RateLimitError,
 )
+from leadenrich.testing import ManualClock
 from tests.conftest import BASE, KEY
 from tests.helpers import USAGE, call, job_out, lead_out
 
@@ -34,7 +35,7 @@ def responses(*items: httpx.Response | Exception) -> list[httpx.Response | Excep
 
 
 async def test_retry_after_is_honoured_within_the_jitter(
-    client: Any, api: respx.MockRouter, sleeps: list[float]
+    client: Any, api: respx.MockRouter, sleeps: list[float], clock: ManualClock
 ) -> None:
     route = api.get("/usage").mock(
         side_effect=responses(
@@ -48,7 +49,7 @@ async def test_retry_after_is_honoured_within_the_jitter(
 
 
 async def test_a_charging_post_is_retried_after_a_429(
-    client: Any, api: respx.MockRouter, sleeps: list[float]
+    client: Any, api: respx.MockRouter, sleeps: list[float], clock: ManualClock
 ) -> None:
     # A 429 means the request was refused before any work: nothing was charged.
     route = api.post("/leads/enrich").mock(
@@ -63,7 +64,7 @@ async def test_a_charging_post_is_retried_after_a_429(
 
 
 async def test_upstream_full_backs_off_about_two_seconds(
-    client: Any, api: respx.MockRouter, sleeps: list[float]
+    client: Any, api: respx.MockRouter, sleeps: list[float], clock: ManualClock
 ) -> None:
     route = api.post("/leads/enrich", params={"mode": "sync"}).mock(
         side_effect=responses(
@@ -80,7 +81,7 @@ async def test_upstream_full_backs_off_about_two_seconds(
 
 
 async def test_upstream_full_waits_a_larger_retry_after(
-    client: Any, api: respx.MockRouter, sleeps: list[float]
+    client: Any, api: respx.MockRouter, sleeps: list[float], clock: ManualClock
 ) -> None:
     api.post("/leads/enrich").mock(
         side_effect=responses(
@@ -92,9 +93,13 @@ async def test_upstream_full_waits_a_larger_retry_after(
     assert 5.0 <= sleeps[0] <= 5.5
 
 
-async def test_upstream_full_has_its_own_budget(api: respx.MockRouter, sleeps: list[float]) -> None:
+async def test_upstream_full_has_its_own_budget(
+    api: respx.MockRouter, sleeps: list[float], clock: ManualClock
+) -> None:
     route = api.post("/leads/enrich").respond(429, json=UPSTREAM, headers={"Retry-After": "2"})
-    client = LeadEnrich(KEY, base_url=BASE, max_retries=1, upstream_full_retries=4, rate_limits=None)
+    client = LeadEnrich(
+        KEY, clock=clock, base_url=BASE, max_retries=1, upstream_full_retries=4, rate_limits=None
+    )
     with pytest.raises(RateLimitError) as caught:
         client.leads.enrich(LEAD)
     assert route.call_count == 5
@@ -103,7 +108,7 @@ async def test_upstream_full_has_its_own_budget(api: respx.MockRouter, sleeps: l
 
 
 async def test_retry_after_above_the_cap_surfaces_at_once(
-    client: Any, api: respx.MockRouter, sleeps: list[float]
+    client: Any, api: respx.MockRouter, sleeps: list[float], clock: ManualClock
 ) -> None:
     route = api.get("/usage").respond(429, json=PER_KEY, headers={"Retry-After": "3600"})
     with pytest.raises(RateLimitError) as caught:
@@ -113,13 +118,15 @@ async def test_retry_after_above_the_cap_surfaces_at_once(
     assert caught.value.retry_after == 3600
 
 
-async def test_the_cap_is_configurable(api: respx.MockRouter, sleeps: list[float]) -> None:
+async def test_the_cap_is_configurable(
+    api: respx.MockRouter, sleeps: list[float], clock: ManualClock
+) -> None:
     api.get("/usage").mock(
         side_effect=responses(
             httpx.Response(429, json=PER_KEY, headers={"Retry-After": "90"}), httpx.Response(200, json=USAGE)
         )
     )
-    client = LeadEnrich(KEY, base_url=BASE, max_retry_after=120, rate_limits=None)
+    client = LeadEnrich(KEY, clock=clock, base_url=BASE, max_retry_after=120, rate_limits=None)
     client.usage()
     assert 90 <= sleeps[0] <= 91
 
@@ -172,6 +179,7 @@ async def test_a_charging_post_is_never_resent_once_it_may_have_been_accepted(
     client: Any,
     api: respx.MockRouter,
     sleeps: list[float],
+    clock: ManualClock,
     failure: httpx.Response | Exception,
     method: str,
     path: str,
@@ -197,7 +205,7 @@ async def test_a_charging_post_is_never_resent_once_it_may_have_been_accepted(
 
 
 async def test_a_charging_post_is_retried_when_nothing_was_sent(
-    client: Any, api: respx.MockRouter, sleeps: list[float]
+    client: Any, api: respx.MockRouter, sleeps: list[float], clock: ManualClock
 ) -> None:
     route = api.post("/leads/enrich").mock(
         side_effect=responses(
@@ -221,7 +229,11 @@ async def test_a_charging_post_is_retried_when_nothing_was_sent(
     ],
 )
 async def test_a_get_is_retried_after_an_ambiguous_failure(
-    client: Any, api: respx.MockRouter, sleeps: list[float], failure: httpx.Response | Exception
+    client: Any,
+    api: respx.MockRouter,
+    sleeps: list[float],
+    clock: ManualClock,
+    failure: httpx.Response | Exception,
 ) -> None:
     route = api.get("/jobs/j").mock(side_effect=responses(failure, httpx.Response(200, json=job_out("j"))))
     job = await call(client.jobs.get("j"))
@@ -232,7 +244,7 @@ async def test_a_get_is_retried_after_an_ambiguous_failure(
 
 
 async def test_a_delete_is_retried_after_a_503(
-    client: Any, api: respx.MockRouter, sleeps: list[float]
+    client: Any, api: respx.MockRouter, sleeps: list[float], clock: ManualClock
 ) -> None:
     route = api.delete("/leads/x").mock(
         side_effect=responses(httpx.Response(503), httpx.Response(200, json={"id": "x", "deleted": True}))
@@ -242,7 +254,7 @@ async def test_a_delete_is_retried_after_a_503(
 
 
 async def test_a_delete_whose_lost_answer_deleted_the_lead_says_so(
-    client: Any, api: respx.MockRouter, sleeps: list[float]
+    client: Any, api: respx.MockRouter, sleeps: list[float], clock: ManualClock
 ) -> None:
     gone = httpx.Response(404, json={"detail": "Lead not found"})
     route = api.delete("/leads/x").mock(side_effect=[httpx.RemoteProtocolError("dropped"), gone])
@@ -260,9 +272,11 @@ async def test_a_plain_404_on_delete_claims_nothing(client: Any, api: respx.Mock
     assert "earlier attempt" not in str(caught.value)
 
 
-async def test_backoff_grows_exponentially(api: respx.MockRouter, sleeps: list[float]) -> None:
+async def test_backoff_grows_exponentially(
+    api: respx.MockRouter, sleeps: list[float], clock: ManualClock
+) -> None:
     route = api.get("/usage").respond(503)
-    client = LeadEnrich(KEY, base_url=BASE, max_retries=5, rate_limits=None)
+    client = LeadEnrich(KEY, clock=clock, base_url=BASE, max_retries=5, rate_limits=None)
     with pytest.raises(InternalServerError) as caught:
         client.usage()
     assert route.call_count == 6
@@ -273,7 +287,7 @@ async def test_backoff_grows_exponentially(api: respx.MockRouter, sleeps: list[f
 
 @pytest.mark.parametrize("cls", [LeadEnrich, AsyncLeadEnrich])
 async def test_max_retries_zero_surfaces_at_once(
-    api: respx.MockRouter, sleeps: list[float], cls: Any
+    api: respx.MockRouter, sleeps: list[float], clock: ManualClock, cls: Any
 ) -> None:
     route = api.get("/usage").respond(429, json=UPSTREAM, headers={"Retry-After": "2"})
     client = cls(KEY, base_url=BASE, max_retries=0, rate_limits=None)
@@ -285,7 +299,7 @@ async def test_max_retries_zero_surfaces_at_once(
 
 
 async def test_exhausted_retries_raise_the_last_error_with_the_count(
-    client: Any, api: respx.MockRouter, sleeps: list[float]
+    client: Any, api: respx.MockRouter, sleeps: list[float], clock: ManualClock
 ) -> None:
     route = api.get("/usage").mock(
         side_effect=responses(httpx.ConnectError("refused"), httpx.Response(503), httpx.ReadTimeout("slow"))
@@ -298,7 +312,7 @@ async def test_exhausted_retries_raise_the_last_error_with_the_count(
 
 
 async def test_4xx_other_than_429_is_never_retried(
-    client: Any, api: respx.MockRouter, sleeps: list[float]
+    client: Any, api: respx.MockRouter, sleeps: list[float], clock: ManualClock
 ) -> None:
     route = api.get("/usage").respond(402, json={"detail": "Monthly limit reached; buy a credit pack"})
     with pytest.raises(Exception, match="402"):
@@ -307,7 +321,11 @@ async def test_4xx_other_than_429_is_never_retried(
 
 
 async def test_retries_are_logged_at_info_without_the_key(
-    client: Any, api: respx.MockRouter, sleeps: list[float], caplog: pytest.LogCaptureFixture
+    client: Any,
+    api: respx.MockRouter,
+    sleeps: list[float],
+    clock: ManualClock,
+    caplog: pytest.LogCaptureFixture,
 ) -> None:
     caplog.set_level(logging.INFO, logger="leadenrich")
     api.get("/usage").mock(

@@ -14,11 +14,13 @@ from typing import Any
 import httpx
 import pytest
 
-from leadenrich import AsyncLeadEnrich, LeadEnrich, LeadEnrichError, RateLimits
+from leadenrich import AsyncLeadEnrich, LeadEnrich, LeadEnrichError, RateLimits, ServiceClock
 from leadenrich.testing import FakeServer
-from tests.helpers import ScaledClock, lead_out
+from tests.helpers import lead_out
 
 SCALE = 0.005
+CLOCK = ServiceClock(SCALE)
+"""The SDK's clock, as fast as the fake server's."""
 FAULTS: dict[str, Any] = {
     "server_error_rate": 0.15,
     "drop_before_rate": 0.15,
@@ -30,11 +32,6 @@ FAULTS: dict[str, Any] = {
 }
 LEAD = {"company": "Acme", "domain": "acme.com"}
 PERSON = {"first_name": "Ada", "last_name": "Lovelace", "domain": "acme.com"}
-
-
-@pytest.fixture(autouse=True)
-def scaled_clock(monkeypatch: pytest.MonkeyPatch) -> None:
-    ScaledClock(SCALE).install(monkeypatch)
 
 
 def everything_at_debug(caplog: pytest.LogCaptureFixture) -> None:
@@ -115,16 +112,18 @@ def clients(faulty: FakeServer, clean: FakeServer) -> dict[str, LeadEnrich]:
     paced = RateLimits(period=clean.settings.rate_window_seconds)
     options: dict[str, Any] = {"timeout": 0.1, "max_retries": 1, "rate_limits": paced}
     return {
-        "faulty": LeadEnrich(faulty.api_key, base_url=faulty.url, **options),
-        "clean": LeadEnrich(clean.api_key, base_url=clean.url, **options),
-        "unknown key": LeadEnrich("le_live_" + "0" * 32, base_url=clean.url, **options),
-        "starter plan": LeadEnrich(clean.add_key("starter"), base_url=clean.url, **options),
+        "faulty": LeadEnrich(faulty.api_key, base_url=faulty.url, **options, clock=CLOCK),
+        "clean": LeadEnrich(clean.api_key, base_url=clean.url, **options, clock=CLOCK),
+        "unknown key": LeadEnrich("le_live_" + "0" * 32, base_url=clean.url, **options, clock=CLOCK),
+        "starter plan": LeadEnrich(clean.add_key("starter"), base_url=clean.url, **options, clock=CLOCK),
         "no quota": LeadEnrich(
-            clean.add_key(monthly_leads=0, mobile_credits=0), base_url=clean.url, **options
+            clean.add_key(monthly_leads=0, mobile_credits=0), base_url=clean.url, **options, clock=CLOCK
         ),
-        "unreachable": LeadEnrich(clean.api_key, base_url="http://127.0.0.1:9", **options),
+        "unreachable": LeadEnrich(clean.api_key, base_url="http://127.0.0.1:9", **options, clock=CLOCK),
         # Unpaced and never retried: the server's per-key limit answers 429.
-        "rate limited": LeadEnrich(clean.add_key(), base_url=clean.url, max_retries=0, rate_limits=None),
+        "rate limited": LeadEnrich(
+            clean.add_key(), base_url=clean.url, max_retries=0, rate_limits=None, clock=CLOCK
+        ),
     }
 
 
@@ -142,7 +141,9 @@ def test_no_key_in_any_error_log_or_print_sync(
     errors = Errors()
     with (
         FakeServer(time_scale=SCALE, fault_seed=5, **FAULTS) as faulty,
-        FakeServer(time_scale=SCALE) as clean,
+        # A 3-second window: the unpaced key's 65 quick requests all fall in one, however
+        # busy the machine, so it surely meets the per-key 429.
+        FakeServer(time_scale=SCALE, rate_window_seconds=600) as clean,
     ):
         everything_at_debug(logs)
         made = clients(faulty, clean)
@@ -196,7 +197,7 @@ def test_no_key_in_any_error_or_log_async(
         keys = [server.api_key, "le_live_" + "1" * 32]
         for key in keys:
             async with AsyncLeadEnrich(
-                key, base_url=server.url, timeout=0.1, max_retries=1, rate_limits=paced
+                key, base_url=server.url, timeout=0.1, max_retries=1, rate_limits=paced, clock=CLOCK
             ) as client:
                 assert_nowhere(keys, repr(client))
                 for call in every_call(client):
@@ -236,7 +237,7 @@ def test_a_key_the_service_echoes_back_is_masked(logs: pytest.LogCaptureFixture)
 
     errors = Errors()
     with httpx.Client(transport=httpx.MockTransport(echo)) as http:
-        client = LeadEnrich(key, base_url="https://api.test", http_client=http, max_retries=0)
+        client = LeadEnrich(key, base_url="https://api.test", http_client=http, max_retries=0, clock=CLOCK)
         errors.run(client.usage)
         errors.run(lambda: client.jobs.get("job_1"))
         errors.run(lambda: client.leads.get("ld_1"))

@@ -93,6 +93,8 @@ def test_public_api_names_are_exported() -> None:
         "APIResponseValidationError",
         "JobFailedError",
         "PollTimeoutError",
+        "BulkPreview",
+        "PreviewRow",
     ]
     assert [n for n in names if not hasattr(leadenrich, n)] == []
     assert issubclass(leadenrich.InvalidRequestError, ValueError)

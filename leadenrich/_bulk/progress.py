@@ -9,7 +9,7 @@ from typing import Any, Protocol
 
 from .results import BulkOutcome
 
-__all__ = ["ProgressOption", "Reporter", "reporter"]
+__all__ = ["ProgressOption", "Reporter", "interactive", "reporter"]
 
 ProgressOption = bool | Callable[[BulkOutcome], object] | None
 """None: a bar when interactive and tqdm is installed; True: always a bar; False: none;
@@ -76,7 +76,7 @@ def reporter(option: ProgressOption, total: int) -> Reporter:
         return _Silent()
     if callable(option):
         return _Callback(option)
-    if option is None and not _interactive():
+    if option is None and not interactive():
         return _Silent()
     try:
         # tqdm.auto: a widget in Jupyter, a text bar in a terminal; optional, so untyped here.
@@ -86,6 +86,6 @@ def reporter(option: ProgressOption, total: int) -> Reporter:
     return _Bar(tqdm_auto.tqdm(total=total, desc="enriching", unit="lead"))
 
 
-def _interactive() -> bool:
+def interactive() -> bool:
     # A notebook's stderr is not a terminal, but a widget bar is exactly what it wants.
     return "ipykernel" in sys.modules or sys.stderr.isatty()

@@ -5,11 +5,11 @@ from __future__ import annotations
 import json
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
-from importlib import import_module
 from typing import Any, Literal
 
 from .._errors import APIStatusError, LeadEnrichError
 from .._models import LeadIn, LeadOut
+from .frames import input_columns, records_frame
 
 __all__ = ["BulkOutcome", "BulkResult", "Status"]
 
@@ -188,27 +188,12 @@ class BulkResult:
         Examples:
             >>> result.to_pandas()[["input_company", "status", "opportunity_score"]]  # doctest: +SKIP
         """
-        try:
-            # Through import_module: pandas is optional and its types are not ours to need.
-            pandas: Any = import_module("pandas")
-        except ImportError as exc:
-            raise ImportError("BulkResult.to_pandas() needs pandas: pip install pandas") from exc
-        records = self.to_records()
-        frame = pandas.DataFrame.from_records(records)
-        for column in frame.columns:
-            values = [r.get(column) for r in records]
-            present = [v for v in values if v is not None]
-            whole = all(isinstance(v, int) and not isinstance(v, bool) for v in present)
-            if present and whole and len(present) < len(values):
-                # A failed lead's missing score would otherwise turn 72 into 72.0 for every row.
-                frame[column] = frame[column].astype("Int64")
-        return frame
+        return records_frame(self.to_records(), "BulkResult.to_pandas()")
 
 
 def _record(outcome: BulkOutcome) -> dict[str, Any]:
-    given = outcome.input.model_dump() if isinstance(outcome.input, LeadIn) else dict(outcome.input)
     record: dict[str, Any] = {"index": outcome.index, "status": outcome.status}
-    record.update({f"input_{k}": v for k, v in given.items()})
+    record.update(input_columns(outcome.input))
     lead = outcome.lead
     record["lead_id"] = lead.id if lead is not None else None
     record["created_at"] = lead.created_at.isoformat() if lead is not None and lead.created_at else None

@@ -18,7 +18,7 @@ from datetime import datetime, timezone
 from itertools import islice
 from typing import TYPE_CHECKING, Any, Literal
 
-from .. import _clock
+from .._clock import ServiceClock
 from .._config import LONG_RUNNING_READ_TIMEOUT
 from .._errors import APIConnectionError, InvalidRequestError, LeadEnrichError, RateLimitError
 from .._models import LeadIn, LeadOut
@@ -97,14 +97,15 @@ def _wanted(plan: Plan) -> dict[str, datetime]:
     return {key: since for key, (_, since) in plan.uncertain.items()}
 
 
-def _settle_delay(plan: Plan) -> float:
+def _settle_delay(plan: Plan, clock: ServiceClock) -> float:
     """How long to wait before looking up the leads an earlier run sent without an answer.
 
     The service may still be enriching a lead sent moments ago (a sync enrichment runs up
     to ~90 s) and stores it only when done: looked up sooner, it would not be found yet,
     and sending it again would charge it twice.
     """
-    delay = plan.settle_delay(LONG_RUNNING_READ_TIMEOUT)
+    # The checkpoint's times are wall-clock times: the window is compared in real seconds.
+    delay = plan.settle_delay(clock.real_seconds(LONG_RUNNING_READ_TIMEOUT)) / clock.scale
     if delay > 0:
         logger.warning(
             "%s of the checkpoint sent without an answer moments ago; waiting %.0f s for the "
@@ -156,6 +157,7 @@ def run(
     run_: Run,
     enrich: Callable[[LeadIn], LeadOut],
     stored: Callable[[], Iterator[LeadOut]],
+    clock: ServiceClock,
 ) -> Iterator[BulkOutcome]:
     """Run the plan on a thread pool, yielding outcomes as they complete."""
     plan = run_.plan
@@ -166,7 +168,7 @@ def run(
 
     def found(item: Item, sent: datetime, error: LeadEnrichError) -> LeadOut | None:
         for step in _settle_steps(plan, item, error):
-            _clock.sleep(step)
+            clock.sleep(step)
         with contextlib.suppress(LeadEnrichError):  # not found, then: reported maybe_charged
             return lookup({item.key: sent}, _SCAN_IN_RUN).get(item.key)
         return None
@@ -184,7 +186,7 @@ def run(
                 rounds += 1
                 if (outcome := _rate_limited(plan, item, exc, rounds)) is not None:
                     return outcome
-                _clock.sleep(_rate_limit_pause(exc))
+                clock.sleep(_rate_limit_pause(exc))
                 continue
             except LeadEnrichError as exc:
                 return plan.failed(item, exc, found=found(item, sent, exc) if is_ambiguous(exc) else None)
@@ -195,8 +197,8 @@ def run(
             report.update(outcome)
             yield outcome
         if plan.uncertain:
-            if (delay := _settle_delay(plan)) > 0:
-                _clock.sleep(delay)
+            if (delay := _settle_delay(plan, clock)) > 0:
+                clock.sleep(delay)
             try:
                 recovered = plan.recovered(lookup(_wanted(plan), _SCAN_ON_RESUME))
             except LeadEnrichError as exc:
@@ -258,6 +260,7 @@ async def arun(
     run_: Run,
     enrich: Callable[[LeadIn], Awaitable[LeadOut]],
     stored: Callable[[], AsyncIterator[LeadOut]],
+    clock: ServiceClock,
 ) -> AsyncIterator[BulkOutcome]:
     """Run the plan as asyncio tasks, yielding outcomes as they complete."""
     import asyncio
@@ -275,7 +278,7 @@ async def arun(
 
     async def found(item: Item, sent: datetime, error: LeadEnrichError) -> LeadOut | None:
         for step in _settle_steps(plan, item, error):
-            await _clock.async_sleep(step)
+            await clock.asleep(step)
         with contextlib.suppress(LeadEnrichError):  # not found, then: reported maybe_charged
             return (await lookup({item.key: sent}, _SCAN_IN_RUN)).get(item.key)
         return None
@@ -293,7 +296,7 @@ async def arun(
                 rounds += 1
                 if (outcome := _rate_limited(plan, item, exc, rounds)) is not None:
                     return outcome
-                await _clock.async_sleep(_rate_limit_pause(exc))
+                await clock.asleep(_rate_limit_pause(exc))
                 continue
             except LeadEnrichError as exc:
                 return plan.failed(
@@ -307,8 +310,8 @@ async def arun(
             report.update(outcome)
             yield outcome
         if plan.uncertain:
-            if (delay := _settle_delay(plan)) > 0:
-                await _clock.async_sleep(delay)
+            if (delay := _settle_delay(plan, clock)) > 0:
+                await clock.asleep(delay)
             try:
                 recovered = plan.recovered(await lookup(_wanted(plan), _SCAN_ON_RESUME))
             except LeadEnrichError as exc:

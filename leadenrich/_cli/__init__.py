@@ -23,6 +23,7 @@ Handler = Callable[[argparse.Namespace], int]
 _HANDLERS: dict[str, tuple[str, str]] = {
     "enrich": ("._commands", "enrich"),
     "enrich-file": ("._enrich_file", "enrich_file"),
+    "preview": ("._preview", "preview"),
     "email.find": ("._commands", "email_find"),
     "mobile.find": ("._commands", "mobile_find"),
     "mobile.get": ("._commands", "mobile_get"),

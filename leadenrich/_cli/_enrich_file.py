@@ -16,10 +16,11 @@ from pathlib import Path
 from typing import Any, Literal, NoReturn, TextIO
 
 from .._bulk.results import BulkOutcome, BulkResult
-from .._errors import AuthenticationError, PermissionDeniedError, QuotaExceededError
+from .._client import LeadEnrich
+from .._errors import AuthenticationError, LeadEnrichError, PermissionDeniedError, QuotaExceededError
 from .._models import LeadIn
 from ._commands import connect
-from ._errors import CLIError, ExitCode, shell_advice
+from ._errors import CLIError, ExitCode, one_line, shell_advice
 from ._output import as_json
 
 __all__ = ["LeadRows", "checkpoint_for", "column_order", "enrich_file", "output_format", "read_leads"]
@@ -50,6 +51,8 @@ def enrich_file(args: argparse.Namespace) -> int:
     _check_paths(source, target, checkpoint)
     leads = read_leads(source)
     with connect(args) as client:
+        if not args.no_estimate:
+            print(_estimate(client, leads, checkpoint), file=sys.stderr, flush=True)
         try:
             result = client.leads.enrich_many(
                 leads.rows,
@@ -70,6 +73,16 @@ def enrich_file(args: argparse.Namespace) -> int:
         ) from None
     print(summary(result, target), file=sys.stderr)
     return _verdict(result, leads, source, target)
+
+
+def _estimate(client: LeadEnrich, leads: LeadRows, checkpoint: Path) -> str:
+    """The preview's one line. It is advice: when it cannot be made, the run goes on and
+    meets the same trouble lead by lead, which the output file and the exit code report."""
+    try:
+        ahead = client.leads.preview_many(leads.rows, checkpoint=checkpoint, progress=sys.stderr.isatty())
+    except LeadEnrichError as exc:
+        return f"leadenrich: no estimate: {one_line(shell_advice(str(exc)))}"
+    return f"leadenrich: estimate: {ahead.summary()}"
 
 
 def _for_the_shell(record: dict[str, Any]) -> dict[str, Any]:

@@ -34,6 +34,7 @@ class ExitCode(IntEnum):
     NOT_FOUND = 6
     CONNECTION = 7
     JOB = 8
+    CANNOT_PAY = 9
     INTERRUPTED = 130
 
 
@@ -54,6 +55,7 @@ EXIT_CODES: tuple[tuple[ExitCode, str], ...] = (
     (ExitCode.NOT_FOUND, "not found (404): no such lead, job or lookup on this account"),
     (ExitCode.CONNECTION, "the service could not be reached, or did not answer in time"),
     (ExitCode.JOB, "an enrichment job failed, or --wait gave up (--wait-timeout)"),
+    (ExitCode.CANNOT_PAY, "preview: the credits left do not cover what the run may charge"),
     (ExitCode.INTERRUPTED, "interrupted (Ctrl-C)"),
 )
 

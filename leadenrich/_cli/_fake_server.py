@@ -65,6 +65,7 @@ def _announce(url: str, api_key: str, tier: str, time_scale: float) -> None:
         f"\n"
         f"  export LEADENRICH_BASE_URL={url}\n"
         f"  export LEADENRICH_API_KEY={api_key}\n"
+        f"  export LEADENRICH_TIME_SCALE={time_scale:g}   # the SDK waits as fast as this server runs\n"
         f"\n"
         f"API docs: {url}/docs   OpenAPI: {url}/openapi.json\n"
         f"Press Ctrl-C to stop.",

@@ -57,6 +57,7 @@ def build_parser() -> argparse.ArgumentParser:
     commands = parser.add_subparsers(title="commands", metavar="COMMAND")
     _enrich(commands)
     _enrich_file(commands)
+    _preview(commands)
     _email(commands)
     _mobile(commands)
     _simple(commands, "usage", "this month's quota, credits and request counts")
@@ -209,16 +210,52 @@ def _enrich_file(commands: _Commands) -> None:
     )
     command.add_argument(
         "--max-credits",
-        type=_count,
+        type=_credits,
         metavar="N",
-        help="start no new lead once N credits could be spent; the rest are reported as not started",
+        help=(
+            "start no new lead once N credits could be spent, or 'auto': once the credits the "
+            "account has left are spent; the rest are reported as not started"
+        ),
     )
     command.add_argument(
         "--checkpoint",
         metavar="FILE",
         help="the resume file (default: OUTPUT.checkpoint.jsonl, next to the output); delete it to start over",
     )
+    command.add_argument(
+        "--no-estimate",
+        action="store_true",
+        help="start at once, without first printing what the run may charge (as `leadenrich preview` does)",
+    )
     command.set_defaults(command="enrich-file")
+
+
+def _preview(commands: _Commands) -> None:
+    command = _command(
+        commands,
+        "preview",
+        "show what enrich-file would charge for a CSV file, charging nothing",
+        "Show what `enrich-file` would charge for a CSV file (the same columns), and whether the "
+        "account can pay, without enriching anything: the rows it would refuse, the rows that "
+        "repeat an earlier row, the rows done in the checkpoint, and the rows whose email the "
+        "account already has (the service returns those free) are counted apart from the rows "
+        "to enrich, one credit each at most. It reads the account's usage and its stored leads. "
+        "Exits 0 when the credits left cover the run, 9 when they do not.",
+    )
+    command.add_argument("input", metavar="INPUT.csv", help="the leads, one per row, with a header row")
+    command.add_argument(
+        "--checkpoint",
+        metavar="FILE",
+        help="the checkpoint the run will use (enrich-file's default: OUTPUT.checkpoint.jsonl)",
+    )
+    command.add_argument(
+        "--max-stored",
+        type=_count,
+        metavar="N",
+        help="read at most N of the account's stored leads to find known emails (default: 10000)",
+    )
+    _json_option(command)
+    command.set_defaults(command="preview")
 
 
 def _email(commands: _Commands) -> None:
@@ -358,3 +395,12 @@ def _positive_int(value: str) -> int:
 
 def _count(value: str) -> int:
     return _integer(value, 0)
+
+
+def _credits(value: str) -> int | str:
+    if value.strip().lower() == "auto":
+        return "auto"
+    try:
+        return _integer(value, 0)
+    except argparse.ArgumentTypeError as exc:
+        raise argparse.ArgumentTypeError(f"{exc}, or 'auto'") from None

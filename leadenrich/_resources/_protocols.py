@@ -16,11 +16,15 @@ T = TypeVar("T")
 
 
 class SyncSend(Protocol):
-    def __call__(self, call: Call[T], /) -> T: ...
+    """Sends a call; with a deadline, no wait on its way (pacing, back-off) ends past it."""
+
+    def __call__(self, call: Call[T], deadline: Deadline | None = None, /) -> T: ...
 
 
 class AsyncSend(Protocol):
-    def __call__(self, call: Call[T], /) -> Awaitable[T]: ...
+    """Sends a call; with a deadline, no wait on its way (pacing, back-off) ends past it."""
+
+    def __call__(self, call: Call[T], deadline: Deadline | None = None, /) -> Awaitable[T]: ...
 
 
 class SyncRawSend(Protocol):

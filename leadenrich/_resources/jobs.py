@@ -6,6 +6,7 @@ from collections.abc import Callable
 from functools import cached_property
 
 from .. import _endpoints
+from .._clock import ServiceClock
 from .._endpoints import per_call
 from .._models import JobOut
 from .._polling import DEFAULT_JOB_TIMEOUT, Deadline, Waiter, async_wait, wait
@@ -25,9 +26,10 @@ class Jobs:
         'done'
     """
 
-    def __init__(self, send: SyncSend, raw: SyncRawSend) -> None:
+    def __init__(self, send: SyncSend, raw: SyncRawSend, clock: ServiceClock) -> None:
         self._send = send
         self._raw = raw
+        self._clock = clock
 
     @cached_property
     def with_raw_response(self) -> JobsWithRawResponse:
@@ -73,9 +75,11 @@ class Jobs:
             >>> job = client.jobs.wait(created.job_id, timeout=120)  # doctest: +SKIP
             >>> job.result.enrichment.opportunity_score if job.status == "done" else job.error  # doctest: +SKIP
         """
-        waiter = Waiter[JobOut](f"enrichment job {job_id}", Deadline(timeout), poll_interval, on_progress)
+        waiter = Waiter[JobOut](
+            f"enrichment job {job_id}", Deadline(timeout, self._clock), poll_interval, on_progress
+        )
         call = per_call(_endpoints.get_job(job_id), None, extra_headers, extra_query)
-        return wait(lambda: self._send(call), waiter)
+        return wait(lambda deadline: self._send(call, deadline), waiter)
 
 
 class JobsWithRawResponse:
@@ -113,9 +117,10 @@ class AsyncJobs:
         >>> job = await client.jobs.wait(created.job_id)  # doctest: +SKIP
     """
 
-    def __init__(self, send: AsyncSend, raw: AsyncRawSend) -> None:
+    def __init__(self, send: AsyncSend, raw: AsyncRawSend, clock: ServiceClock) -> None:
         self._send = send
         self._raw = raw
+        self._clock = clock
 
     @cached_property
     def with_raw_response(self) -> AsyncJobsWithRawResponse:
@@ -154,9 +159,11 @@ class AsyncJobs:
         Examples:
             >>> job = await client.jobs.wait(created.job_id)  # doctest: +SKIP
         """
-        waiter = Waiter[JobOut](f"enrichment job {job_id}", Deadline(timeout), poll_interval, on_progress)
+        waiter = Waiter[JobOut](
+            f"enrichment job {job_id}", Deadline(timeout, self._clock), poll_interval, on_progress
+        )
         call = per_call(_endpoints.get_job(job_id), None, extra_headers, extra_query)
-        return await async_wait(lambda: self._send(call), waiter)
+        return await async_wait(lambda deadline: self._send(call, deadline), waiter)
 
 
 class AsyncJobsWithRawResponse:

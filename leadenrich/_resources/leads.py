@@ -3,16 +3,19 @@
 from __future__ import annotations
 
 import os
-from collections.abc import AsyncIterator, Callable, Iterable, Iterator, Mapping
-from functools import cached_property
-from typing import Any
+from collections.abc import AsyncGenerator, AsyncIterator, Awaitable, Callable, Iterable, Iterator, Mapping
+from functools import cached_property, partial
+from typing import Any, cast
 
-from .. import _clock, _endpoints
+from .. import _endpoints
+from .._bulk.preview import DEFAULT_MAX_STORED, BulkPreview, Draft, MaxCredits, credits_left, wants_auto
 from .._bulk.progress import ProgressOption
 from .._bulk.results import BulkOutcome, BulkResult
-from .._bulk.runner import Strategy, prepare
+from .._bulk.runner import Run, Strategy, prepare
 from .._bulk.runner import arun as arun_bulk
 from .._bulk.runner import run as run_bulk
+from .._bulk.scan_progress import ScanProgress, scan_reporter
+from .._clock import ServiceClock
 from .._endpoints import Extras, LeadLike, make_extras, per_call, with_extras
 from .._models import EnrichJobCreated, JobOut, LeadDeleted, LeadIn, LeadOut, LeadPage
 from .._pagination import check_page_size, next_skip
@@ -36,11 +39,14 @@ class Leads:
         'Acme'
     """
 
-    def __init__(self, send: SyncSend, raw: SyncRawSend, slot: SyncSlot, durations: JobDurations) -> None:
+    def __init__(
+        self, send: SyncSend, raw: SyncRawSend, slot: SyncSlot, durations: JobDurations, clock: ServiceClock
+    ) -> None:
         self._send = send
         self._raw = raw
         self._slot = slot
         self._durations = durations
+        self._clock = clock
 
     @cached_property
     def with_raw_response(self) -> LeadsWithRawResponse:
@@ -123,18 +129,19 @@ class Leads:
             >>> lead.enrichment.tags  # doctest: +SKIP
             ['mid-market', 'manufacturing']
         """
-        waiter = Waiter[JobOut]("enrichment job", Deadline(timeout), poll_interval, on_progress)
+        waiter = Waiter[JobOut]("enrichment job", Deadline(timeout, self._clock), poll_interval, on_progress)
         call = per_call(_endpoints.enrich(lead), None, extra_headers, extra_query)
         with self._slot(waiter.deadline):
-            created = self._send(call)
+            with waiter.sending():
+                created = self._send(call, waiter.deadline)
             # From here on a timeout carries the job: it goes on, and was paid for.
             waiter.created(
                 f"enrichment job {created.job_id}", JobOut(job_id=created.job_id, status=created.status)
             )
             waiter.stay_quiet(self._durations.quiet_period())
-            _clock.sleep(waiter.next_delay())
+            self._clock.sleep(waiter.next_delay())
             poll = per_call(_endpoints.get_job(created.job_id), None, extra_headers, extra_query)
-            job = wait(lambda: self._send(poll), waiter)
+            job = wait(lambda deadline: self._send(poll, deadline), waiter)
         self._durations.record(job)
         return lead_of(job)
 
@@ -143,7 +150,7 @@ class Leads:
         leads: BulkInput,
         *,
         concurrency: int = 5,
-        max_credits: int | None = None,
+        max_credits: MaxCredits = None,
         checkpoint: str | os.PathLike[str] | None = None,
         progress: ProgressOption = None,
         poll_interval: float | None = None,
@@ -159,15 +166,22 @@ class Leads:
             >>> for outcome in client.leads.enrich_iter(rows, checkpoint="run.jsonl"):  # doctest: +SKIP
             ...     print(outcome.index, outcome.status)
         """
-        run = prepare(
+        plan = partial(
+            prepare,
             leads,
             concurrency=concurrency,
-            max_credits=max_credits,
             checkpoint=checkpoint,
             progress=progress,
             strategy=strategy,
             poll_interval=poll_interval,
         )
+        if wants_auto(max_credits):
+            # Everything is checked before usage() is asked, so bad input sends nothing.
+            plan(max_credits=None)
+            limit = credits_left(self._send(_endpoints.usage()))
+        else:
+            limit = max_credits
+        run = plan(max_credits=limit)
         if strategy == "async":
 
             def enrich(lead: LeadIn) -> LeadOut:
@@ -175,14 +189,14 @@ class Leads:
 
         else:
             enrich = self.enrich_sync
-        return run_bulk(run, enrich, lambda: self.iter(page_size=100))
+        return run_bulk(run, enrich, lambda: self.iter(page_size=100), self._clock)
 
     def enrich_many(
         self,
         leads: BulkInput,
         *,
         concurrency: int = 5,
-        max_credits: int | None = None,
+        max_credits: MaxCredits = None,
         checkpoint: str | os.PathLike[str] | None = None,
         progress: ProgressOption = None,
         poll_interval: float | None = None,
@@ -200,7 +214,10 @@ class Leads:
             concurrency: Leads in flight at once. The platform runs 5 enrichments at a
                 time, so more than 5 only queues (see `RateLimits.concurrent_enrichments`).
             max_credits: Start no new enrichment once this many credits could be spent;
-                the leads left are reported as `skipped`.
+                the leads left are reported as `skipped`. `"auto"` reads what the account
+                has left from `usage()` before the run starts and stops there, so a run
+                never ends in a wall of 402s ([`preview_many`][leadenrich._resources.leads.Leads.preview_many]
+                tells beforehand how many leads that covers).
             checkpoint: A JSONL file. Each finished lead is appended as it completes, and
                 a rerun with the same file skips the leads already enriched, so a crash
                 or Ctrl-C loses nothing that was paid for.
@@ -231,6 +248,49 @@ class Leads:
                 )
             )
         )
+
+    def preview_many(
+        self,
+        leads: BulkInput,
+        *,
+        checkpoint: str | os.PathLike[str] | None = None,
+        max_stored: int | None = DEFAULT_MAX_STORED,
+        progress: ScanProgress = None,
+    ) -> BulkPreview:
+        """What [`enrich_many`][leadenrich._resources.leads.Leads.enrich_many] would charge for
+        these leads, and whether the account can pay; nothing is charged.
+
+        Reads the rows exactly as `enrich_many` does (the same validation and messages),
+        the checkpoint, `usage()`, and the account's stored leads page by page (paced like
+        every call, within the per-key budget) to find the rows whose email the service
+        already has. It sends no enrichment.
+
+        Args:
+            leads: What `enrich_many` takes: LeadIn objects, dicts, or a DataFrame.
+            checkpoint: The checkpoint the run will use: its finished rows cost nothing.
+            max_stored: Read at most this many stored leads (None: all of them). Reading
+                stops sooner once every email to look for was found.
+            progress: None shows a bar (tqdm) while the stored leads are read when
+                interactive; True always, False never; or a callable that receives the
+                number of stored leads read so far after each page.
+
+        Examples:
+            >>> preview = client.leads.preview_many(rows, checkpoint="run.jsonl")  # doctest: +SKIP
+            >>> preview.credits_at_most, preview.credits_left, preview.verdict  # doctest: +SKIP
+            (115, 885, 'enough')
+        """
+        draft = Draft.read(leads, checkpoint, max_stored)
+        usage = self._send(_endpoints.usage())
+        scan = draft.scan()
+        if (call := scan.next_call()) is not None:
+            shown = scan_reporter(progress)
+            try:
+                while call is not None:
+                    shown.update(scan.take(self._send(call)))
+                    call = scan.next_call()
+            finally:
+                shown.close()
+        return draft.result(usage, scan)
 
     def list(
         self,
@@ -439,11 +499,19 @@ class AsyncLeads:
         >>> lead = await client.leads.enrich_sync({"company": "Acme", "domain": "acme.com"})  # doctest: +SKIP
     """
 
-    def __init__(self, send: AsyncSend, raw: AsyncRawSend, slot: AsyncSlot, durations: JobDurations) -> None:
+    def __init__(
+        self,
+        send: AsyncSend,
+        raw: AsyncRawSend,
+        slot: AsyncSlot,
+        durations: JobDurations,
+        clock: ServiceClock,
+    ) -> None:
         self._send = send
         self._raw = raw
         self._slot = slot
         self._durations = durations
+        self._clock = clock
 
     @cached_property
     def with_raw_response(self) -> AsyncLeadsWithRawResponse:
@@ -502,18 +570,19 @@ class AsyncLeads:
         Examples:
             >>> lead = await client.leads.enrich_and_wait({"company": "Acme", "domain": "acme.com"})  # doctest: +SKIP
         """
-        waiter = Waiter[JobOut]("enrichment job", Deadline(timeout), poll_interval, on_progress)
+        waiter = Waiter[JobOut]("enrichment job", Deadline(timeout, self._clock), poll_interval, on_progress)
         call = per_call(_endpoints.enrich(lead), None, extra_headers, extra_query)
         async with self._slot(waiter.deadline):
-            created = await self._send(call)
+            with waiter.sending():
+                created = await self._send(call, waiter.deadline)
             # From here on a timeout carries the job: it goes on, and was paid for.
             waiter.created(
                 f"enrichment job {created.job_id}", JobOut(job_id=created.job_id, status=created.status)
             )
             waiter.stay_quiet(self._durations.quiet_period())
-            await _clock.async_sleep(waiter.next_delay())
+            await self._clock.asleep(waiter.next_delay())
             poll = per_call(_endpoints.get_job(created.job_id), None, extra_headers, extra_query)
-            job = await async_wait(lambda: self._send(poll), waiter)
+            job = await async_wait(lambda deadline: self._send(poll, deadline), waiter)
         self._durations.record(job)
         return lead_of(job)
 
@@ -522,7 +591,7 @@ class AsyncLeads:
         leads: BulkInput,
         *,
         concurrency: int = 5,
-        max_credits: int | None = None,
+        max_credits: MaxCredits = None,
         checkpoint: str | os.PathLike[str] | None = None,
         progress: ProgressOption = None,
         poll_interval: float | None = None,
@@ -539,10 +608,10 @@ class AsyncLeads:
             >>> async for outcome in client.leads.enrich_iter(rows):  # doctest: +SKIP
             ...     print(outcome.index, outcome.status)
         """
-        run = prepare(
+        plan = partial(
+            prepare,
             leads,
             concurrency=concurrency,
-            max_credits=max_credits,
             checkpoint=checkpoint,
             progress=progress,
             strategy=strategy,
@@ -555,14 +624,32 @@ class AsyncLeads:
 
         else:
             enrich = self.enrich_sync
-        return arun_bulk(run, enrich, lambda: self.iter(page_size=100))
+        if wants_auto(max_credits):
+            # Everything is checked now, before usage() is asked, so bad input sends nothing.
+            plan(max_credits=None)
+            return self._auto_run(plan, enrich)
+        run = plan(max_credits=max_credits)
+        return arun_bulk(run, enrich, lambda: self.iter(page_size=100), self._clock)
+
+    async def _auto_run(
+        self, plan: Callable[..., Run], enrich: Callable[[LeadIn], Awaitable[LeadOut]]
+    ) -> AsyncIterator[BulkOutcome]:
+        run = plan(max_credits=credits_left(await self._send(_endpoints.usage())))
+        outcomes = arun_bulk(run, enrich, lambda: self.iter(page_size=100), self._clock)
+        try:
+            async for outcome in outcomes:
+                yield outcome
+        finally:
+            # The runner is an async generator: end it here (its leads in flight finish and
+            # reach the checkpoint), not whenever it is collected.
+            await cast("AsyncGenerator[BulkOutcome, None]", outcomes).aclose()
 
     async def enrich_many(
         self,
         leads: BulkInput,
         *,
         concurrency: int = 5,
-        max_credits: int | None = None,
+        max_credits: MaxCredits = None,
         checkpoint: str | os.PathLike[str] | None = None,
         progress: ProgressOption = None,
         poll_interval: float | None = None,
@@ -585,6 +672,32 @@ class AsyncLeads:
             strategy=strategy,
         )
         return BulkResult([outcome async for outcome in outcomes])
+
+    async def preview_many(
+        self,
+        leads: BulkInput,
+        *,
+        checkpoint: str | os.PathLike[str] | None = None,
+        max_stored: int | None = DEFAULT_MAX_STORED,
+        progress: ScanProgress = None,
+    ) -> BulkPreview:
+        """What `enrich_many` would charge; see [`Leads.preview_many`][leadenrich._resources.leads.Leads.preview_many].
+
+        Examples:
+            >>> preview = await client.leads.preview_many(rows, checkpoint="run.jsonl")  # doctest: +SKIP
+        """
+        draft = Draft.read(leads, checkpoint, max_stored)
+        usage = await self._send(_endpoints.usage())
+        scan = draft.scan()
+        if (call := scan.next_call()) is not None:
+            shown = scan_reporter(progress)
+            try:
+                while call is not None:
+                    shown.update(scan.take(await self._send(call)))
+                    call = scan.next_call()
+            finally:
+                shown.close()
+        return draft.result(usage, scan)
 
     async def list(
         self,

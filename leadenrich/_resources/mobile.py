@@ -7,7 +7,8 @@ from functools import cached_property
 
 from typing_extensions import Unpack
 
-from .. import _clock, _endpoints
+from .. import _endpoints
+from .._clock import ServiceClock
 from .._endpoints import per_call
 from .._models import MobileFindOut
 from .._polling import DEFAULT_LOOKUP_TIMEOUT, Deadline, Waiter, async_wait, wait
@@ -26,9 +27,10 @@ class Mobile:
         'settled'
     """
 
-    def __init__(self, send: SyncSend, raw: SyncRawSend) -> None:
+    def __init__(self, send: SyncSend, raw: SyncRawSend, clock: ServiceClock) -> None:
         self._send = send
         self._raw = raw
+        self._clock = clock
 
     @cached_property
     def with_raw_response(self) -> MobileWithRawResponse:
@@ -90,7 +92,7 @@ class Mobile:
             >>> lookup = client.mobile.wait(pending.lookup_id)  # doctest: +SKIP
             >>> lookup.mobile if lookup.state == "settled" else "no number"  # doctest: +SKIP
         """
-        waiter = _waiter(lookup_id, timeout, poll_interval, on_progress)
+        waiter = _waiter(lookup_id, timeout, poll_interval, on_progress, self._clock)
         return self._wait(lookup_id, waiter, extra_headers, extra_query)
 
     def find_and_wait(
@@ -112,13 +114,16 @@ class Mobile:
             >>> lookup.state  # doctest: +SKIP
             'settled'
         """
-        waiter = _waiter("", timeout, poll_interval, on_progress)
-        pending = self.find(extra_headers=extra_headers, extra_query=extra_query, **person)
+        waiter = _waiter("", timeout, poll_interval, on_progress, self._clock)
+        with waiter.sending():
+            pending = self._send(
+                per_call(_endpoints.find_mobile(**person), None, extra_headers, extra_query), waiter.deadline
+            )
         waiter.what = f"mobile lookup {pending.lookup_id}"
         if waiter.observe(pending):
             return pending
         # The lookup was pending a moment ago: polling at once would only spend a request.
-        _clock.sleep(waiter.next_delay())
+        self._clock.sleep(waiter.next_delay())
         return self._wait(pending.lookup_id, waiter, extra_headers, extra_query)
 
     def _wait(
@@ -129,7 +134,7 @@ class Mobile:
         extra_query: ExtraQuery,
     ) -> MobileFindOut:
         call = per_call(_endpoints.get_mobile(lookup_id), None, extra_headers, extra_query)
-        return wait(lambda: self._send(call), waiter)
+        return wait(lambda deadline: self._send(call, deadline), waiter)
 
 
 def _waiter(
@@ -137,8 +142,10 @@ def _waiter(
     timeout: float,
     poll_interval: float | None,
     on_progress: Callable[[MobileFindOut], object] | None,
+    clock: ServiceClock,
 ) -> Waiter[MobileFindOut]:
-    return Waiter[MobileFindOut](f"mobile lookup {lookup_id}", Deadline(timeout), poll_interval, on_progress)
+    what = f"mobile lookup {lookup_id}" if lookup_id else "mobile lookup"
+    return Waiter[MobileFindOut](what, Deadline(timeout, clock), poll_interval, on_progress)
 
 
 class MobileWithRawResponse:
@@ -192,9 +199,10 @@ class AsyncMobile:
         >>> lookup = await client.mobile.find_and_wait(linkedin_url="https://www.linkedin.com/in/ada")  # doctest: +SKIP
     """
 
-    def __init__(self, send: AsyncSend, raw: AsyncRawSend) -> None:
+    def __init__(self, send: AsyncSend, raw: AsyncRawSend, clock: ServiceClock) -> None:
         self._send = send
         self._raw = raw
+        self._clock = clock
 
     @cached_property
     def with_raw_response(self) -> AsyncMobileWithRawResponse:
@@ -250,7 +258,7 @@ class AsyncMobile:
         Examples:
             >>> lookup = await client.mobile.wait(pending.lookup_id)  # doctest: +SKIP
         """
-        waiter = _waiter(lookup_id, timeout, poll_interval, on_progress)
+        waiter = _waiter(lookup_id, timeout, poll_interval, on_progress, self._clock)
         return await self._wait(lookup_id, waiter, extra_headers, extra_query)
 
     async def find_and_wait(
@@ -268,12 +276,15 @@ class AsyncMobile:
         Examples:
             >>> lookup = await client.mobile.find_and_wait(linkedin_url="https://linkedin.com/in/ada")  # doctest: +SKIP
         """
-        waiter = _waiter("", timeout, poll_interval, on_progress)
-        pending = await self.find(extra_headers=extra_headers, extra_query=extra_query, **person)
+        waiter = _waiter("", timeout, poll_interval, on_progress, self._clock)
+        with waiter.sending():
+            pending = await self._send(
+                per_call(_endpoints.find_mobile(**person), None, extra_headers, extra_query), waiter.deadline
+            )
         waiter.what = f"mobile lookup {pending.lookup_id}"
         if waiter.observe(pending):
             return pending
-        await _clock.async_sleep(waiter.next_delay())
+        await self._clock.asleep(waiter.next_delay())
         return await self._wait(pending.lookup_id, waiter, extra_headers, extra_query)
 
     async def _wait(
@@ -284,7 +295,7 @@ class AsyncMobile:
         extra_query: ExtraQuery,
     ) -> MobileFindOut:
         call = per_call(_endpoints.get_mobile(lookup_id), None, extra_headers, extra_query)
-        return await async_wait(lambda: self._send(call), waiter)
+        return await async_wait(lambda deadline: self._send(call, deadline), waiter)
 
 
 class AsyncMobileWithRawResponse:

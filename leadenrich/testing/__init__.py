@@ -18,15 +18,25 @@ from importlib import import_module
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
+    from .._clock import ManualClock
     from ._connect import aconnect, async_client_for, client_for, connect
     from ._server import FakeServer
     from ._settings import FakeSettings
 
-__all__ = ["FakeServer", "FakeSettings", "aconnect", "async_client_for", "client_for", "connect"]
+__all__ = [
+    "FakeServer",
+    "FakeSettings",
+    "ManualClock",
+    "aconnect",
+    "async_client_for",
+    "client_for",
+    "connect",
+]
 
 _SOURCES = {
     "FakeServer": "._server",
     "FakeSettings": "._settings",
+    "ManualClock": ".._clock",
     "aconnect": "._connect",
     "async_client_for": "._connect",
     "client_for": "._connect",

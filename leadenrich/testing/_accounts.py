@@ -99,7 +99,8 @@ class ApiKey:
         while sent and sent[0] <= now - window:
             sent.popleft()
         if len(sent) >= limit:
-            wait = max(1, math.ceil(sent[0] + window - now))
+            # Retry-After speaks the service's seconds, as a client on this server's clock counts.
+            wait = max(1, math.ceil((sent[0] + window - now) / settings.time_scale))
             raise ApiError(
                 429,
                 # The spec's wording to the letter, "1 seconds" included: clients may parse it.

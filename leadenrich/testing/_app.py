@@ -161,7 +161,7 @@ async def list_leads(
     limit: Annotated[int, Query(ge=1, le=500, description="Page size, 1 to 500")] = 50,
     skip: Annotated[int, Query(ge=0, description="Leads to skip")] = 0,
 ) -> Response:
-    """The account's leads, newest first: `{items, total, limit, skip}`."""
+    """The account's leads, newest first unless `listing_order` says otherwise: `{items, total, limit, skip}`."""
     items, total = _runtime(request).state.page(caller, limit, skip)
     page = LeadPage.model_validate({"items": items, "total": total, "limit": limit, "skip": skip})
     return _json(page)

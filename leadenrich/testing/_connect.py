@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import os
 from collections.abc import AsyncGenerator, Generator
 from contextlib import asynccontextmanager, contextmanager
@@ -14,26 +15,37 @@ __all__ = ["aconnect", "async_client_for", "client_for", "connect"]
 
 
 def client_for(server: FakeServer, **options: Any) -> LeadEnrich:
-    """A LeadEnrich on `server` with its ready key, paced to its (scaled) limits.
+    """A LeadEnrich on `server` with its ready key (or `api_key=`), on its clock and paced to its limits.
+
+    On the server's [`clock`][leadenrich.testing.FakeServer.clock], every wait of the
+    client (polls, back-offs, pacing, deadlines) runs as fast as the server does.
 
     Examples:
         >>> with FakeServer() as server, client_for(server) as client:  # doctest: +SKIP
         ...     client.usage()
     """
-    options.setdefault("rate_limits", server.rate_limits)
-    return LeadEnrich(api_key=server.api_key, base_url=server.url, **options)
+    return LeadEnrich(**_on_server(server, options))
 
 
 def async_client_for(server: FakeServer, **options: Any) -> AsyncLeadEnrich:
-    """An AsyncLeadEnrich on `server` with its ready key, paced to its (scaled) limits.
+    """An AsyncLeadEnrich on `server` with its ready key, on its clock and paced to its limits.
 
     Examples:
         >>> with FakeServer() as server:  # doctest: +SKIP
         ...     async with async_client_for(server) as client:
         ...         await client.usage()
     """
-    options.setdefault("rate_limits", server.rate_limits)
-    return AsyncLeadEnrich(api_key=server.api_key, base_url=server.url, **options)
+    return AsyncLeadEnrich(**_on_server(server, options))
+
+
+def _on_server(server: FakeServer, options: dict[str, Any]) -> dict[str, Any]:
+    options.setdefault("api_key", server.api_key)  # another of its keys may be given
+    options.setdefault("base_url", server.url)
+    clock = options.setdefault("clock", server.clock)
+    # The server's window, in seconds of the client's clock (the spec's 60 on the server's).
+    period = server.settings.rate_window / clock.scale
+    options.setdefault("rate_limits", dataclasses.replace(server.rate_limits, period=period))
+    return options
 
 
 @contextmanager

@@ -9,6 +9,7 @@ from urllib.parse import quote
 
 from typing_extensions import Self
 
+from .._clock import ServiceClock
 from .._ratelimit import RateLimits
 from ._settings import FakeSettings, Tier
 from ._state import DEFAULT, FakeState
@@ -89,10 +90,28 @@ class FakeServer:
         return self.url + "/api/v1"
 
     @property
-    def rate_limits(self) -> RateLimits:
-        """The client budget that matches this server's (scaled) limits and ceiling.
+    def clock(self) -> ServiceClock:
+        """The service clock of this server: a client given it waits as fast as the server runs.
 
-        A client paced to it neither collects 429s nor waits real minutes.
+        Every wait of the SDK (poll intervals, back-offs, `Retry-After`, which this server
+        sends in the service's seconds, pacing windows, deadlines) then lasts
+        `time_scale` of its real length. [`client_for`][leadenrich.testing.client_for]
+        and the pytest fixtures hand out clients on this clock.
+
+        Examples:
+            >>> FakeServer(time_scale=0.01).clock
+            ServiceClock(scale=0.01)
+        """
+        return ServiceClock(self.settings.time_scale)
+
+    @property
+    def rate_limits(self) -> RateLimits:
+        """The client budget that matches this server's limits and ceiling, for a client
+        on the real clock: its window is this server's scaled one, in real seconds.
+
+        A client paced to it neither collects 429s nor waits real minutes. A client on
+        [`clock`][leadenrich.testing.FakeServer.clock] counts the spec's 60-second window
+        instead, as [`client_for`][leadenrich.testing.client_for] sets up.
 
         Examples:
             >>> client = LeadEnrich(api_key=server.api_key, base_url=server.url, rate_limits=server.rate_limits)  # doctest: +SKIP

@@ -12,9 +12,11 @@ from . import _rules
 if TYPE_CHECKING:
     from .._models import EmailFindIn, LeadIn, MobileFindIn
 
-__all__ = ["API_TIERS", "FAULT_RATES", "FakeSettings", "Tier"]
+__all__ = ["API_TIERS", "FAULT_RATES", "DedupeEmails", "FakeSettings", "ListingOrder", "Tier"]
 
 Tier = Literal["free", "starter", "growth", "scale", "enterprise"]
+DedupeEmails = Literal["ignore_case", "exact"]
+ListingOrder = Literal["newest_first", "oldest_first"]
 API_TIERS: frozenset[str] = frozenset({"growth", "scale", "enterprise"})
 """The plans the spec lets through; the others get 403."""
 FAULT_RATES = (
@@ -98,6 +100,12 @@ class FakeSettings:
     """Share of enrichment requests that start a burst of `upstream_full` 429s."""
     upstream_full_burst: int = 5
     """How many enrichment requests in a row one burst refuses, its first included."""
+    dedupe_emails: DedupeEmails = "ignore_case"
+    """How a lead's email is matched against the stored contacts (the spec says a known
+    contact is returned deduped, not how emails compare): `ignore_case` (spaces around
+    and letter case ignored) or `exact`."""
+    listing_order: ListingOrder = "newest_first"
+    """The order of `GET /leads` (the spec does not say): `newest_first` or `oldest_first`."""
 
     def __post_init__(self) -> None:
         _positive_number("time_scale", self.time_scale, "1.0 is real time, 0.005 makes 30 s last 0.15 s")
@@ -123,6 +131,8 @@ class FakeSettings:
             )
         _positive_number("slow_seconds", self.slow_seconds, "real seconds")
         _integer("upstream_full_burst", self.upstream_full_burst, 1)
+        _choice("dedupe_emails", self.dedupe_emails, DedupeEmails)
+        _choice("listing_order", self.listing_order, ListingOrder)
         for name in ("enrichment_fails", "email_found", "mobile_found"):
             if not callable(getattr(self, name)):
                 raise ValueError(
@@ -158,6 +168,12 @@ def check_tier(name: str, tier: object) -> None:
     allowed = get_args(Tier)
     if tier not in allowed:
         raise ValueError(f"{name} must be one of {', '.join(allowed)}; got {tier!r}")
+
+
+def _choice(name: str, value: object, allowed: object) -> None:
+    choices: tuple[str, ...] = get_args(allowed)
+    if value not in choices:
+        raise ValueError(f"FakeSettings.{name} must be one of {', '.join(map(repr, choices))}, got {value!r}")
 
 
 def _number(name: str, value: object) -> float:

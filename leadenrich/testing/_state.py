@@ -54,7 +54,8 @@ def _count(name: str, value: object, hint: str = "") -> None:
 
 def upstream_full(settings: FakeSettings) -> ApiError:
     """The 429 of a platform whose enrichment slots are all busy."""
-    wait = max(1, math.ceil(settings.real_seconds(settings.upstream_retry_after)))
+    # Retry-After speaks the service's seconds, as a client on this server's clock counts.
+    wait = max(1, math.ceil(settings.upstream_retry_after))
     slots = settings.max_concurrent_enrichments
     busy = (
         "the platform's only enrichment slot is busy"
@@ -217,11 +218,15 @@ class FakeState(Journal):
     def _duplicate(self, user: str, email: str | None) -> StoredLead | None:
         if not email:
             return None
-        wanted = email.strip().lower()
+        same = self._same_email
+        wanted = same(email)
         for lead in self._leads.values():
-            if lead.user == user and (lead.input.email or "").strip().lower() == wanted:
+            if lead.user == user and lead.input.email and same(lead.input.email) == wanted:
                 return lead
         return None
+
+    def _same_email(self, email: str) -> str:
+        return email if self.settings.dedupe_emails == "exact" else email.strip().lower()
 
     def _admit(self, caller: Caller, lead: LeadIn, ref: str, lead_id: str, *, refresh: bool = False) -> Run:
         account = self._accounts[caller.user]
@@ -355,9 +360,11 @@ class FakeState(Journal):
             self._cond.notify_all()
 
     def page(self, caller: Caller, limit: int, skip: int) -> tuple[list[LeadOut], int]:
-        """One page of the account's leads, newest first, and how many there are."""
+        """One page of the account's leads, in the settings' order, and how many there are."""
         with self._cond:
-            mine = [lead for lead in reversed(self._leads.values()) if lead.user == caller.user]
+            stored = self._leads.values()
+            ordered = reversed(stored) if self.settings.listing_order == "newest_first" else iter(stored)
+            mine = [lead for lead in ordered if lead.user == caller.user]
             return [lead.out() for lead in mine[skip : skip + limit]], len(mine)
 
     def usage(self, caller: Caller) -> UsageOut:

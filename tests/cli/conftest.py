@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -11,11 +10,6 @@ import pytest
 
 from leadenrich._cli import main
 from leadenrich.testing import FakeServer
-
-# 20-40 ms enrichments and 10-30 ms lookups: the tests only wait them out.
-QUICK: dict[str, Any] = {"enrichment_seconds": (4.0, 8.0), "mobile_lookup_seconds": (2.0, 6.0)}
-
-MakeServer = Callable[..., FakeServer]
 
 
 @dataclass(frozen=True)
@@ -70,26 +64,7 @@ def _no_environment(monkeypatch: pytest.MonkeyPatch) -> None:
     # The developer's own key or URL must not leak into (or rescue) a test.
     monkeypatch.delenv("LEADENRICH_API_KEY", raising=False)
     monkeypatch.delenv("LEADENRICH_BASE_URL", raising=False)
-
-
-@pytest.fixture
-def make_server() -> Iterator[MakeServer]:
-    """Start a FakeServer with QUICK timings and the given settings; stopped after the test."""
-    servers: list[FakeServer] = []
-
-    def make(**overrides: Any) -> FakeServer:
-        server = FakeServer(**{**QUICK, **overrides}).start()
-        servers.append(server)
-        return server
-
-    yield make
-    for server in servers:
-        server.stop()
-
-
-@pytest.fixture
-def server(make_server: MakeServer) -> FakeServer:
-    return make_server()
+    monkeypatch.delenv("LEADENRICH_TIME_SCALE", raising=False)
 
 
 @pytest.fixture

@@ -39,7 +39,10 @@ def test_csv_to_csv(run: Run, server: FakeServer, tmp_path: Path) -> None:
     result = run("enrich-file", write(tmp_path, LEADS), "-o", str(out))
     assert result.code == 0, result.err
     assert result.out == ""
-    assert result.err == f"leadenrich: 3 leads: 3 enriched, 0 failed; 3 credits spent; wrote {out}\n"
+    assert result.err == (
+        "leadenrich: estimate: 3 leads: 3 to enrich; at most 3 credits, 1000 left: enough\n"
+        f"leadenrich: 3 leads: 3 enriched, 0 failed; 3 credits spent; wrote {out}\n"
+    )
     rows = read_csv(out)
     assert [row["input_company"] for row in rows] == ["Initech", "Hooli", "Globex"]
     assert [row["status"] for row in rows] == ["enriched"] * 3
@@ -95,7 +98,11 @@ def test_failed_leads_exit_1_and_keep_their_row(run: Run, server: FakeServer, tm
     out = tmp_path / "out.csv"
     result = run("enrich-file", write(tmp_path, text), "-o", str(out))
     assert result.code == 1
-    summary, error = result.err.splitlines()
+    estimate, summary, error = result.err.splitlines()
+    assert (
+        estimate
+        == "leadenrich: estimate: 3 leads: 2 to enrich, 1 invalid; at most 2 credits, 1000 left: enough"
+    )
     assert summary.startswith("leadenrich: 3 leads: 1 enriched, 2 failed; 1 credit spent")
     assert error.startswith("leadenrich: error: 2 of 3 leads not enriched, the first on line 2 of ")
     assert "domain is missing" in error

@@ -13,9 +13,9 @@ import pytest
 
 from leadenrich._cli._enrich_file import checkpoint_for
 from leadenrich.testing import FakeServer
-from tests.helpers import age_checkpoint
+from tests.helpers import MakeServer, age_checkpoint
 
-from .conftest import MakeServer, Run
+from .conftest import Run
 
 SCRIPT = str(Path(sys.executable).with_name("leadenrich"))
 
@@ -68,23 +68,32 @@ def leads_file(tmp_path: Path, count: int) -> Path:
     return source
 
 
-def start_enrich_file(server: FakeServer, tmp_path: Path, count: int) -> tuple[subprocess.Popen[str], Path]:
+def start_enrich_file(
+    server: FakeServer, tmp_path: Path, count: int, in_flight: int
+) -> tuple[subprocess.Popen[str], Path]:
+    """Start enrich-file and return once `in_flight` of its leads are being enriched.
+
+    A signal sent sooner would race the pool's start-up: it would land while the runner
+    is still starting its workers, a state no user can reach by pressing Ctrl-C on a run
+    they watch.
+    """
     out = tmp_path / "out.csv"
     process = subprocess.Popen(
-        [SCRIPT, "enrich-file", str(leads_file(tmp_path, count)), "-o", str(out)],
+        # No estimate first: the first line on stderr is then the SDK's notice of a Ctrl-C.
+        [SCRIPT, "enrich-file", str(leads_file(tmp_path, count)), "-o", str(out), "--no-estimate"],
         env=environment(server),
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
     )
-    assert server.state.wait_until(lambda: server.state.in_flight > 0, timeout=20)
+    assert server.state.wait_until(lambda: server.state.in_flight == in_flight, timeout=20)
     return process, out
 
 
 def test_ctrl_c_lets_the_leads_in_flight_finish(make_server: MakeServer, run: Run, tmp_path: Path) -> None:
-    # Enrichments of 0.3 s, five at a time: Ctrl-C lands while some are in flight.
+    # Enrichments of 0.3 s, five at a time: Ctrl-C lands while five are in flight.
     server = make_server(enrichment_seconds=(30.0, 30.0), time_scale=0.01)
-    process, out = start_enrich_file(server, tmp_path, 12)
+    process, out = start_enrich_file(server, tmp_path, 12, in_flight=5)
     process.send_signal(signal.SIGINT)
     _, err = process.communicate(timeout=30)
     assert process.returncode == 130
@@ -106,10 +115,10 @@ def test_ctrl_c_lets_the_leads_in_flight_finish(make_server: MakeServer, run: Ru
 
 
 def test_a_second_ctrl_c_abandons_them(make_server: MakeServer, run: Run, tmp_path: Path) -> None:
-    # Five leads, all in flight at once for 4 s: far longer than the second Ctrl-C takes,
-    # with the CLI's 0.5 s look for busy workers, even on a loaded machine (1.5 s was not).
-    server = make_server(enrichment_seconds=(400.0, 400.0), time_scale=0.01)
-    process, out = start_enrich_file(server, tmp_path, 5)
+    # Five leads, all in flight for 2 s once the first Ctrl-C is sent: the second one and
+    # the CLI's 0.5 s look for busy workers happen while they still are.
+    server = make_server(enrichment_seconds=(200.0, 200.0), time_scale=0.01)
+    process, out = start_enrich_file(server, tmp_path, 5, in_flight=5)
     assert process.stderr is not None
     process.send_signal(signal.SIGINT)
     assert process.stderr.readline().startswith("leadenrich: finishing ")

@@ -10,8 +10,9 @@ import pytest
 
 from leadenrich import LeadEnrich
 from leadenrich.testing import FakeServer
+from tests.helpers import MakeServer
 
-from .conftest import MakeServer, Run
+from .conftest import Run
 
 ACME = ("--company", "Acme", "--domain", "acme.com")
 FAST = ("--poll-interval", "0.01")

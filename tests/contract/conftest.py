@@ -5,41 +5,21 @@ Every test runs twice, once per client, with one body: `await call(client.x(...)
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Callable, Iterator
+from collections.abc import AsyncIterator, Callable
 from typing import Any
 
 import pytest
 
-from leadenrich import AsyncLeadEnrich, LeadEnrich
-from leadenrich.testing import FakeServer
-
-# 20-40 ms enrichments instead of 100-200 ms: these tests wait out dozens of them.
-QUICK: dict[str, Any] = {"enrichment_seconds": (4.0, 8.0), "mobile_lookup_seconds": (2.0, 6.0)}
+from leadenrich import AsyncLeadEnrich
+from leadenrich.testing import FakeServer, async_client_for, client_for
 
 Client = Any
 """A LeadEnrich or an AsyncLeadEnrich; drive it with `await call(...)`."""
 MakeClient = Callable[..., Client]
-MakeServer = Callable[..., FakeServer]
 
-
-@pytest.fixture
-def make_server() -> Iterator[MakeServer]:
-    """Start a FakeServer with QUICK timings and the given FakeSettings fields."""
-    servers: list[FakeServer] = []
-
-    def make(**overrides: Any) -> FakeServer:
-        server = FakeServer(**{**QUICK, **overrides}).start()
-        servers.append(server)
-        return server
-
-    yield make
-    for server in servers:
-        server.stop()
-
-
-@pytest.fixture
-def server(make_server: MakeServer) -> FakeServer:
-    return make_server()
+PATIENT: dict[str, Any] = {"timeout": 3600.0}
+"""For a wait that is not about its deadline: an hour of the service (18 s at the default
+scale), which no machine, however busy, takes to finish a quick job."""
 
 
 @pytest.fixture(params=["sync", "async"])
@@ -49,13 +29,14 @@ def kind(request: pytest.FixtureRequest) -> str:
 
 @pytest.fixture
 async def make_client(kind: str) -> AsyncIterator[MakeClient]:
-    """Build a client of this test's kind on a server (its ready key unless `key` is given)."""
+    """Build a client of this test's kind on a server and its clock (its ready key unless
+    `key` is given)."""
     made: list[Client] = []
 
     def make(server: FakeServer, key: str | None = None, **options: Any) -> Client:
-        options.setdefault("rate_limits", server.rate_limits)
-        cls = LeadEnrich if kind == "sync" else AsyncLeadEnrich
-        client = cls(api_key=key or server.api_key, base_url=server.url, **options)
+        if key is not None:
+            options["api_key"] = key
+        client = (client_for if kind == "sync" else async_client_for)(server, **options)
         made.append(client)
         return client
 

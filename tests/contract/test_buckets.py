@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 
 from leadenrich import RateLimitError
-from tests.helpers import call
+from tests.helpers import MakeServer, call
 
-from .conftest import MakeClient, MakeServer
+from .conftest import MakeClient
 
 pytestmark = pytest.mark.anyio
 

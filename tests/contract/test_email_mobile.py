@@ -10,7 +10,7 @@ from leadenrich import EmailFindOut, InvalidRequestError, MobileFindOut
 from leadenrich.testing import FakeServer
 from tests.helpers import call
 
-from .conftest import Client
+from .conftest import PATIENT, Client
 
 pytestmark = pytest.mark.anyio
 
@@ -47,7 +47,7 @@ async def test_a_lookup_is_pending_then_settled_and_charged(client: Client, serv
     assert pending.state == "pending"
     assert not pending.is_terminal
     assert server.state.charges() == []
-    settled = await call(client.mobile.wait(pending.lookup_id, poll_interval=0.01, timeout=10))
+    settled = await call(client.mobile.wait(pending.lookup_id, **PATIENT))
     assert settled.state == "settled"
     assert settled.mobile is not None
     assert re.fullmatch(r"\+[1-9]\d{7,14}", settled.mobile)
@@ -59,9 +59,7 @@ async def test_a_lookup_is_pending_then_settled_and_charged(client: Client, serv
 
 async def test_no_number_is_refunded(client: Client, server: FakeServer) -> None:
     refunded = await call(
-        client.mobile.find_and_wait(
-            first_name="Bo", last_name="Landline", domain="acme.com", poll_interval=0.01, timeout=10
-        )
+        client.mobile.find_and_wait(first_name="Bo", last_name="Landline", domain="acme.com", **PATIENT)
     )
     assert refunded.state == "refunded"
     assert refunded.mobile is None

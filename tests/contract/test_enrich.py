@@ -18,14 +18,13 @@ from leadenrich import (
 )
 from leadenrich.testing import FakeServer
 from leadenrich.webhooks import parse_event
-from tests.helpers import call
+from tests.helpers import MakeServer, call
 
-from .conftest import Client, MakeClient, MakeServer
+from .conftest import PATIENT, Client, MakeClient
 
 pytestmark = pytest.mark.anyio
 
 ACME = {"company": "Acme", "domain": "acme.com", "email": "ada@acme.com", "name": "Ada Lovelace"}
-FAST_POLL = {"poll_interval": 0.01, "timeout": 10}
 
 
 def _aware(moment: datetime | None) -> bool:
@@ -39,7 +38,7 @@ async def test_an_async_job_is_queued_then_done(client: Client, server: FakeServ
     polled = await call(client.jobs.get(created.job_id))
     assert isinstance(polled, JobOut)
     assert polled.status in ("queued", "running")
-    done = await call(client.jobs.wait(created.job_id, **FAST_POLL))
+    done = await call(client.jobs.wait(created.job_id, **PATIENT))
     assert (done.status, done.kind, done.error) == ("done", "lead.enrich", None)
     assert _aware(done.created_at)
     assert _aware(done.started_at)
@@ -51,7 +50,7 @@ async def test_an_async_job_is_queued_then_done(client: Client, server: FakeServ
 
 
 async def test_enrich_and_wait_returns_the_lead(client: Client, server: FakeServer) -> None:
-    lead = await call(client.leads.enrich_and_wait(ACME, **FAST_POLL))
+    lead = await call(client.leads.enrich_and_wait(ACME, **PATIENT))
     assert isinstance(lead, LeadOut)
     assert lead.deduped is False
     assert 0 <= lead.enrichment.opportunity_score <= 100
@@ -60,7 +59,7 @@ async def test_enrich_and_wait_returns_the_lead(client: Client, server: FakeServ
 
 async def test_a_failed_job_raises_job_failed_and_is_refunded(client: Client, server: FakeServer) -> None:
     with pytest.raises(JobFailedError) as raised:
-        await call(client.leads.enrich_and_wait({"company": "Gone", "domain": "gone.fail"}, **FAST_POLL))
+        await call(client.leads.enrich_and_wait({"company": "Gone", "domain": "gone.fail"}, **PATIENT))
     job = raised.value.job
     assert job.status == "failed"
     assert job.result is None
@@ -107,7 +106,7 @@ async def test_a_known_contact_is_deduped_without_a_charge(client: Client, serve
 
 async def test_the_callback_carries_the_finished_job(client: Client, server: FakeServer) -> None:
     created = await call(client.leads.enrich(ACME, callback_url=server.callback_url("hooks")))
-    done = await call(client.jobs.wait(created.job_id, **FAST_POLL))
+    done = await call(client.jobs.wait(created.job_id, **PATIENT))
     assert done.callback_url == server.callback_url("hooks")
     assert server.state.wait_until(lambda: len(server.state.received_callbacks("hooks")) == 1)
     event = parse_event(server.state.received_callbacks("hooks")[0])

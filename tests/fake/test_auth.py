@@ -8,8 +8,7 @@ import httpx
 import pytest
 
 from leadenrich.testing import FakeServer
-
-from .support import anonymous_client, api_client, lead
+from tests.helpers import anonymous_client, api_client, lead
 
 # Every endpoint but health, with a body that would otherwise be valid.
 AUTHENTICATED: list[tuple[str, str, dict[str, Any] | None]] = [

@@ -8,8 +8,7 @@ import httpx
 
 from leadenrich import JobCompletedEvent
 from leadenrich.testing import FakeServer
-
-from .support import lead, wait_job
+from tests.helpers import lead, wait_job
 
 
 def _closed_port() -> int:

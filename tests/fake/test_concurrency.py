@@ -8,8 +8,7 @@ from collections import Counter
 
 import httpx
 
-from .conftest import MakeServer
-from .support import api_client, lead, wait_job
+from tests.helpers import MakeServer, api_client, lead, wait_job
 
 THREADS = 4
 TASKS = 12

@@ -11,8 +11,7 @@ import pytest
 
 from leadenrich import EmailFindOut
 from leadenrich.testing import FakeServer
-
-from .support import api_client, assert_validation_error, wait_lookup
+from tests.helpers import api_client, assert_validation_error, wait_lookup
 
 ADA = {"first_name": "Ada", "last_name": "Lovelace", "domain": "acme.com"}
 INVALID_PEOPLE: list[dict[str, Any]] = [

@@ -11,9 +11,7 @@ import pytest
 
 from leadenrich import JobOut, LeadOut
 from leadenrich.testing import FakeServer
-
-from .conftest import MakeServer
-from .support import api_client, assert_validation_error, lead, wait_job
+from tests.helpers import MakeServer, api_client, assert_validation_error, lead, wait_job
 
 
 def test_async_enrich_answers_202_queued_at_once(server: FakeServer, http: httpx.Client) -> None:
@@ -47,7 +45,7 @@ def test_a_job_goes_queued_running_done(make_server: MakeServer) -> None:
                 seen.append(job["status"])
             if job["status"] in ("done", "failed"):
                 break
-            time.sleep(0.01)
+            time.sleep(0.01)  # the poll interval: every state the job passes through is seen
     assert seen == ["queued", "running", "done"]
     assert job["kind"] == "lead.enrich"
     assert job["error"] is None

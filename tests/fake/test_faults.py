@@ -12,9 +12,7 @@ import httpx
 import pytest
 
 from leadenrich.testing import FakeServer, FakeSettings
-
-from .conftest import MakeServer
-from .support import api_client, lead
+from tests.helpers import MakeServer, api_client, lead
 
 QUICK: dict[str, Any] = {"enrichment_seconds": (4.0, 8.0)}
 

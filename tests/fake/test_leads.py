@@ -9,9 +9,7 @@ import httpx
 import pytest
 
 from leadenrich.testing import FakeServer
-
-from .conftest import MakeServer
-from .support import api_client, assert_validation_error, lead
+from tests.helpers import MakeServer, api_client, assert_validation_error, lead
 
 
 def _enrich(http: httpx.Client, domain: str, **fields: Any) -> dict[str, Any]:
@@ -144,3 +142,25 @@ def test_re_enrich_holds_a_platform_slot(make_server: MakeServer) -> None:
         assert server.state.peak_in_flight == 1
         http.post("/leads/enrich", json={"lead": lead("busy.com")})
         assert http.post(f"/leads/{lead_id}/re-enrich").status_code == 429
+
+
+@pytest.mark.parametrize(("order", "newest_first"), [("newest_first", True), ("oldest_first", False)])
+def test_listing_order_is_a_setting(make_server: MakeServer, order: str, newest_first: bool) -> None:
+    server = make_server(listing_order=order, enrichment_seconds=(4.0, 8.0))
+    with api_client(server) as http:
+        ids = [_enrich(http, f"company{n}.com")["id"] for n in range(3)]
+        listed = [item["id"] for item in http.get("/leads").json()["items"]]
+    assert listed == (ids[::-1] if newest_first else ids)
+
+
+@pytest.mark.parametrize(("rule", "charged"), [("ignore_case", 1), ("exact", 2)])
+def test_how_emails_match_a_stored_contact_is_a_setting(
+    make_server: MakeServer, rule: str, charged: int
+) -> None:
+    server = make_server(dedupe_emails=rule, enrichment_seconds=(4.0, 8.0))
+    with api_client(server) as http:
+        first = _enrich(http, "acme.com", email="ada@acme.com")
+        second = _enrich(http, "acme.com", email=" Ada@Acme.com")
+    assert second["deduped"] is (rule == "ignore_case")
+    assert (second["id"] == first["id"]) is (rule == "ignore_case")
+    assert server.state.charged("enrichment") == charged

@@ -11,9 +11,7 @@ import httpx
 import pytest
 
 from leadenrich.testing import FakeServer
-
-from .conftest import MakeServer
-from .support import api_client, lead
+from tests.helpers import MakeServer, api_client, lead
 
 
 def test_url_is_the_base_without_the_api_prefix() -> None:

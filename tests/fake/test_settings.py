@@ -55,6 +55,8 @@ def test_real_time_scale() -> None:
         ("mobile_credits", -1, ">= 0"),
         ("tier", "gold", "growth"),
         ("enrichment_fails", "domain.fail", "callable"),
+        ("dedupe_emails", "lower", "'ignore_case', 'exact'"),
+        ("listing_order", "by_id", "'newest_first', 'oldest_first'"),
     ],
 )
 def test_invalid_settings_name_the_setting_and_what_is_allowed(field: str, value: Any, allowed: str) -> None:

@@ -1,0 +1,519 @@
+"""What a bulk run would charge, worked out before it runs.
+
+Nothing here sends or waits. The leads resource reads the usage and the listing through
+the client and hands each answer over; this module classifies the rows, decides which
+page of the listing to read next, and sums up. The rows are read and validated exactly as
+`enrich_many` reads them, and the checkpoint through the checkpoint's own reader.
+"""
+
+from __future__ import annotations
+
+import html
+import os
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field, replace
+from datetime import datetime, timezone
+from typing import Any, Literal
+
+from typing_extensions import TypeIs
+
+from .._endpoints import Call, list_leads
+from .._errors import InvalidRequestError
+from .._models import LeadIn, LeadPage, UsageOut
+from .._pagination import next_skip
+from .._validate import integer
+from .checkpoint import Checkpoint, Resume, fingerprint
+from .frames import input_columns, records_frame
+from .inputs import read_items
+
+__all__ = [
+    "DEFAULT_MAX_STORED",
+    "BulkPreview",
+    "Draft",
+    "MaxCredits",
+    "PreviewRow",
+    "PreviewStatus",
+    "StoredScan",
+    "credits_left",
+    "wants_auto",
+]
+
+PreviewStatus = Literal["invalid", "duplicate", "checkpoint", "stored", "new"]
+"""What a bulk run would do with a row: refuse it, share an earlier row's result, take it
+from the checkpoint, get the stored record back free, or enrich it (one credit at most)."""
+
+MaxCredits = int | Literal["auto"] | None
+"""`enrich_many(max_credits=...)`: a number of credits, `"auto"` for what the account has
+left (read from `usage()` before the run starts), or None for no limit."""
+
+DEFAULT_MAX_STORED = 10_000
+"""How many stored leads a preview reads at most by default: 100 pages, under two minutes
+at the sync budget of 60 requests a minute."""
+
+# Pages of the listing as large as the bulk runner's lookups ask for.
+_PAGE_SIZE = 100
+
+
+def credits_left(usage: UsageOut) -> int | None:
+    """Enrichment credits the account has left this month; None when it has no limit.
+
+    Examples:
+        >>> from leadenrich import UsageOut
+        >>> credits_left(UsageOut.model_validate({
+        ...     "tier": "growth",
+        ...     "monthly_leads": {"included": 1000, "credits_added": 50, "effective_limit": 1050, "used": 990},
+        ...     "mobile_credits": {"purchased": 0, "used": 0, "balance": 0},
+        ...     "api_calls_this_month": {"total": 0, "this_key": 0},
+        ... }))
+        60
+    """
+    quota = usage.monthly_leads
+    if quota.effective_limit is None:
+        return None
+    return max(0, quota.effective_limit - quota.used)
+
+
+def wants_auto(max_credits: MaxCredits) -> TypeIs[Literal["auto"]]:
+    """True for `max_credits="auto"`; an error for any other string, before anything is sent."""
+    if max_credits == "auto":
+        return True
+    if isinstance(max_credits, str):  # pyright: ignore[reportUnnecessaryIsInstance]
+        # Not a type checker's catch: a setting read from a file or the command line.
+        raise InvalidRequestError(
+            f"max_credits must be an int >= 0, None (no limit) or 'auto' (what the account has left), "
+            f"got {max_credits!r}"
+        )
+    return False
+
+
+@dataclass(frozen=True)
+class PreviewRow:
+    """What a bulk run would do with one row of the input, and what it could cost.
+
+    Attributes:
+        index: The row's position in the input (0-based), as in `BulkOutcome.index`.
+        input: The lead as given (a LeadIn, or the raw mapping when it is invalid).
+        status: `invalid` (refused before sending, free), `duplicate` (identical to an
+            earlier row, whose result it shares, free), `checkpoint` (done in the
+            checkpoint, free), `stored` (its email is a stored lead's: the service returns
+            that record, free) or `new` (enriched: one credit at most).
+        error: Why an `invalid` row is refused: the message `enrich_many` gives.
+        duplicate_of: For a `duplicate`, the index of the earlier row it repeats.
+        stored_lead_id: For `stored`, the id of the stored lead with that email.
+        same_email_as: For `new`, the index of an earlier row with the same email but
+            other fields: a separate lead, which the service may return deduped (free) or
+            charge too when both are sent at once, so it is counted as charged.
+        sent_before: For `new`, an earlier run sent it without hearing back: a rerun looks
+            it up among the stored leads first, and sends it (charged) if not found.
+
+    Examples:
+        >>> [row.index for row in preview if row.may_charge]  # doctest: +SKIP
+        [0, 3, 4]
+    """
+
+    index: int
+    input: LeadIn | Mapping[str, Any]
+    status: PreviewStatus
+    error: InvalidRequestError | None = None
+    duplicate_of: int | None = None
+    stored_lead_id: str | None = None
+    same_email_as: int | None = None
+    sent_before: bool = False
+
+    @property
+    def may_charge(self) -> bool:
+        """True when the run may spend a credit on this row (a `new` row).
+
+        Examples:
+            >>> sum(row.may_charge for row in preview)  # doctest: +SKIP
+            115
+        """
+        return self.status == "new"
+
+
+@dataclass(frozen=True)
+class BulkPreview:
+    """What `enrich_many` would do with an input, and whether the account can pay for it.
+
+    Counts copies of a row as free (they share the first one's result), rows done in the
+    checkpoint as free, rows whose email is a stored lead's as free (the service returns
+    that record, deduped), and every other valid row as one credit: `credits_at_most` is
+    an upper bound, reached when no enrichment fails (a failed one is refunded).
+
+    Attributes:
+        rows: One PreviewRow per input row, in input order.
+        usage: The account's usage when the preview was made.
+        stored_read: How many stored leads of the account were read.
+        stored_since: The oldest `created_at` among them: how far back the preview looked.
+        listing_complete: True when the listing was read to its end. When it was not (the
+            `max_stored` limit, or every email was found early), a row whose email is
+            stored further back is counted as charged.
+
+    Examples:
+        >>> preview = client.leads.preview_many(rows, checkpoint="run.jsonl")  # doctest: +SKIP
+        >>> preview  # doctest: +SKIP
+        BulkPreview(rows=200, new=115, credits_at_most=115, credits_left=885, enough=True)
+        >>> print(preview.summary())  # doctest: +SKIP
+        200 leads: 115 to enrich, 25 already stored, 30 in the checkpoint, 20 repeated, 10 invalid; at most 115 credits, 885 left: enough
+    """
+
+    rows: list[PreviewRow]
+    usage: UsageOut
+    stored_read: int = 0
+    stored_since: datetime | None = None
+    listing_complete: bool = False
+
+    def __iter__(self) -> Iterator[PreviewRow]:
+        return iter(self.rows)
+
+    def __len__(self) -> int:
+        return len(self.rows)
+
+    def _count(self, status: PreviewStatus) -> int:
+        return sum(1 for row in self.rows if row.status == status)
+
+    @property
+    def invalid(self) -> int:
+        """Rows refused before sending (they are reported as failed by the run).
+
+        Examples:
+            >>> preview.invalid  # doctest: +SKIP
+            10
+        """
+        return self._count("invalid")
+
+    @property
+    def duplicates(self) -> int:
+        """Rows identical to an earlier row: they share its result and cost nothing.
+
+        Examples:
+            >>> preview.duplicates  # doctest: +SKIP
+            20
+        """
+        return self._count("duplicate")
+
+    @property
+    def in_checkpoint(self) -> int:
+        """Rows already done in the checkpoint: a rerun takes them from there, free.
+
+        Examples:
+            >>> preview.in_checkpoint  # doctest: +SKIP
+            30
+        """
+        return self._count("checkpoint")
+
+    @property
+    def stored(self) -> int:
+        """Rows whose email is a stored lead's: the service returns that record, free.
+
+        Examples:
+            >>> preview.stored  # doctest: +SKIP
+            25
+        """
+        return self._count("stored")
+
+    @property
+    def new(self) -> int:
+        """Rows the run would enrich, one credit each at most.
+
+        Examples:
+            >>> preview.new  # doctest: +SKIP
+            115
+        """
+        return self._count("new")
+
+    @property
+    def credits_at_most(self) -> int:
+        """The most credits the run can spend: one per `new` row.
+
+        Examples:
+            >>> preview.credits_at_most  # doctest: +SKIP
+            115
+        """
+        return self.new
+
+    @property
+    def credits_left(self) -> int | None:
+        """Enrichment credits the account has left this month (None: no limit).
+
+        Examples:
+            >>> preview.credits_left  # doctest: +SKIP
+            885
+        """
+        return credits_left(self.usage)
+
+    @property
+    def enough(self) -> bool:
+        """True when the credits left cover `credits_at_most`.
+
+        Examples:
+            >>> preview.enough  # doctest: +SKIP
+            True
+        """
+        left = self.credits_left
+        return left is None or left >= self.credits_at_most
+
+    @property
+    def fits(self) -> int:
+        """How many of the `new` rows the credits left pay for.
+
+        `enrich_many(max_credits="auto")` stops there: the rows after are reported skipped.
+
+        Examples:
+            >>> preview.fits  # doctest: +SKIP
+            40
+        """
+        left = self.credits_left
+        return self.new if left is None else min(self.new, left)
+
+    @property
+    def verdict(self) -> str:
+        """`enough`, or `not enough: N of M leads to enrich fit`.
+
+        Examples:
+            >>> preview.verdict  # doctest: +SKIP
+            'not enough: 40 of 115 leads to enrich fit'
+        """
+        if self.enough:
+            return "enough"
+        return f"not enough: {self.fits} of {self.new} leads to enrich fit"
+
+    def summary(self) -> str:
+        """The preview in one line: the rows, the credits at most and left, the verdict.
+
+        Examples:
+            >>> print(preview.summary())  # doctest: +SKIP
+            200 leads: 115 to enrich, 25 already stored, 30 in the checkpoint, 20 repeated, 10 invalid; at most 115 credits, 885 left: enough
+        """
+        parts = [f"{self.new} to enrich"]
+        for count, label in (
+            (self.stored, "already stored"),
+            (self.in_checkpoint, "in the checkpoint"),
+            (self.duplicates, "repeated"),
+            (self.invalid, "invalid"),
+        ):
+            if count:
+                parts.append(f"{count} {label}")
+        left = self.credits_left
+        credits = _plural(self.credits_at_most, "credit")
+        balance = "no limit" if left is None else f"{left} left"
+        return (
+            f"{_plural(len(self), 'lead')}: {', '.join(parts)}; at most {credits}, {balance}: {self.verdict}"
+        )
+
+    def looked_back(self) -> str:
+        """How far back the stored leads were read, in words.
+
+        Examples:
+            >>> preview.looked_back()  # doctest: +SKIP
+            'read all 1200 stored leads, back to 2026-03-02'
+        """
+        if self.stored_read == 0:
+            if self.listing_complete:
+                return "the account has no stored lead"
+            looked_for = any(
+                row.status in ("new", "stored") and isinstance(row.input, LeadIn) and row.input.email
+                for row in self.rows
+            )
+            return "no stored lead was read: " + (
+                "max_stored is 0" if looked_for else "no lead to enrich has an email"
+            )
+        since = f", back to {self.stored_since.date().isoformat()}" if self.stored_since else ""
+        if self.listing_complete:
+            return f"read all {_plural(self.stored_read, 'stored lead')}{since}"
+        return f"read the first {_plural(self.stored_read, 'stored lead')}{since}, not the whole listing"
+
+    def to_records(self) -> list[dict[str, Any]]:
+        """One flat dict per row: position, status, the input, and what the row may cost.
+
+        Examples:
+            >>> preview.to_records()[0]["status"]  # doctest: +SKIP
+            'new'
+        """
+        return [_record(row) for row in self.rows]
+
+    def to_pandas(self) -> Any:
+        """The records as a `pandas.DataFrame` (pandas is imported only here).
+
+        Raises:
+            ImportError: pandas is not installed (`pip install pandas`).
+
+        Examples:
+            >>> preview.to_pandas().query("status == 'new'")  # doctest: +SKIP
+        """
+        return records_frame(self.to_records(), "BulkPreview.to_pandas()")
+
+    def totals(self) -> dict[str, Any]:
+        """The counts, the credits and the verdict, as a dict (the CLI's `--json`).
+
+        Examples:
+            >>> preview.totals()["credits_at_most"]  # doctest: +SKIP
+            115
+        """
+        return {
+            "rows": len(self),
+            "new": self.new,
+            "stored": self.stored,
+            "in_checkpoint": self.in_checkpoint,
+            "duplicates": self.duplicates,
+            "invalid": self.invalid,
+            "credits_at_most": self.credits_at_most,
+            "credits_left": self.credits_left,
+            "enough": self.enough,
+            "fits": self.fits,
+            "stored_read": self.stored_read,
+            "stored_since": self.stored_since.isoformat() if self.stored_since else None,
+            "listing_complete": self.listing_complete,
+        }
+
+    def __repr__(self) -> str:
+        return (
+            f"BulkPreview(rows={len(self)}, new={self.new}, credits_at_most={self.credits_at_most}, "
+            f"credits_left={self.credits_left}, enough={self.enough})"
+        )
+
+    def _repr_html_(self) -> str:
+        counts = [
+            ("to enrich", self.new),
+            ("already stored (free)", self.stored),
+            ("in the checkpoint (free)", self.in_checkpoint),
+            ("repeated rows (free)", self.duplicates),
+            ("invalid", self.invalid),
+            ("credits at most", self.credits_at_most),
+            ("credits left", "no limit" if self.credits_left is None else self.credits_left),
+        ]
+        cells = "".join(
+            f"<tr><td>{html.escape(label)}</td><td style='text-align:right'>{value}</td></tr>"
+            for label, value in counts
+        )
+        colour = "green" if self.enough else "#b00"
+        return (
+            f"<div><strong>BulkPreview of {_plural(len(self), 'lead')}</strong>: "
+            f"<span style='color:{colour}'>{html.escape(self.verdict)}</span>"
+            f"<table>{cells}</table><small>{html.escape(self.looked_back())}</small></div>"
+        )
+
+
+def _record(row: PreviewRow) -> dict[str, Any]:
+    record: dict[str, Any] = {"index": row.index, "status": row.status, "may_charge": row.may_charge}
+    record.update(input_columns(row.input))
+    record["duplicate_of"] = row.duplicate_of
+    record["stored_lead_id"] = row.stored_lead_id
+    record["same_email_as"] = row.same_email_as
+    record["sent_before"] = row.sent_before
+    record["error"] = str(row.error) if row.error is not None else None
+    return record
+
+
+def _plural(count: int, noun: str) -> str:
+    return f"{count} {noun}{'' if count == 1 else 's'}"
+
+
+class StoredScan:
+    """Which page of `GET /leads` to read next, and the stored emails it found.
+
+    Reads until every wanted email is found, the listing ends, or `max_stored` leads were
+    read. The listing's order is not assumed: how far back it looked is the oldest
+    `created_at` seen.
+    """
+
+    def __init__(self, wanted: set[str], max_stored: int | None) -> None:
+        self._wanted = set(wanted)
+        self._max = max_stored
+        self._skip: int | None = 0
+        self._size = _PAGE_SIZE
+        self.found: dict[str, str] = {}
+        """Wanted emails found, with the stored lead's id."""
+        self.read = 0
+        self.oldest: datetime | None = None
+        self.complete = False
+
+    def next_call(self) -> Call[LeadPage] | None:
+        """The next page to read, or None when the scan is over."""
+        if self._skip is None or not self._wanted - self.found.keys():
+            return None
+        size = _PAGE_SIZE if self._max is None else min(_PAGE_SIZE, self._max - self.read)
+        if size <= 0:
+            return None
+        self._size = size
+        return list_leads(size, self._skip)
+
+    def take(self, page: LeadPage) -> int:
+        """Note one page: the emails it holds, and where the next page starts; returns
+        how many stored leads were read so far."""
+        for lead in page.items:
+            email = lead.input.email
+            if email is not None and email in self._wanted:
+                # The first record seen wins: any of them is what the service dedupes to.
+                self.found.setdefault(email, lead.id)
+            if lead.created_at is not None:
+                created = _aware(lead.created_at)
+                self.oldest = created if self.oldest is None else min(self.oldest, created)
+        self.read += len(page.items)
+        if self._skip is not None:
+            self._skip = next_skip(page, self._size, self._skip)
+        self.complete = self._skip is None
+        return self.read
+
+
+def _aware(moment: datetime) -> datetime:
+    return moment if moment.tzinfo is not None else moment.replace(tzinfo=timezone.utc)
+
+
+@dataclass
+class Draft:
+    """The rows classified as far as the input and the checkpoint tell; the listing comes next."""
+
+    rows: list[PreviewRow]
+    max_stored: int | None
+    wanted: set[str] = field(default_factory=set[str])
+
+    @classmethod
+    def read(cls, leads: Any, checkpoint: str | os.PathLike[str] | None, max_stored: int | None) -> Draft:
+        """Validate the input like `enrich_many` and read the checkpoint: nothing is sent."""
+        if max_stored is not None:
+            integer("max_stored", max_stored, 0)
+        items = read_items(leads)
+        resume = Checkpoint(checkpoint).load() if checkpoint is not None else Resume()
+        # Checkpoint keys are "fingerprint#n": the fingerprint alone names the lead.
+        done = {key.split("#")[0] for key in resume.done}
+        sent = {key.split("#")[0] for key in resume.uncertain}
+        first: dict[str, int] = {}
+        rows: list[PreviewRow] = []
+        for item in items:
+            if item.lead is None:
+                rows.append(PreviewRow(item.index, item.given, "invalid", error=item.invalid))
+                continue
+            key = fingerprint(item.lead)
+            if key in first:
+                rows.append(PreviewRow(item.index, item.lead, "duplicate", duplicate_of=first[key]))
+                continue
+            first[key] = item.index
+            if key in done:
+                rows.append(PreviewRow(item.index, item.lead, "checkpoint"))
+            else:
+                rows.append(PreviewRow(item.index, item.lead, "new", sent_before=key in sent))
+        wanted = {
+            row.input.email
+            for row in rows
+            if row.status == "new" and isinstance(row.input, LeadIn) and row.input.email is not None
+        }
+        return cls(rows, max_stored, wanted)
+
+    def scan(self) -> StoredScan:
+        return StoredScan(self.wanted, self.max_stored)
+
+    def result(self, usage: UsageOut, scan: StoredScan) -> BulkPreview:
+        """The preview, once the usage and the listing have been read."""
+        emails: dict[str, int] = {}
+        rows: list[PreviewRow] = []
+        for row in self.rows:
+            email = row.input.email if isinstance(row.input, LeadIn) else None
+            if row.status == "new" and email is not None and email in scan.found:
+                row = replace(row, status="stored", stored_lead_id=scan.found[email], sent_before=False)
+            elif row.status == "new" and email is not None and email in emails:
+                row = replace(row, same_email_as=emails[email])
+            if email is not None and row.status != "duplicate":
+                emails.setdefault(email, row.index)
+            rows.append(row)
+        return BulkPreview(rows, usage, scan.read, scan.oldest, scan.complete)
