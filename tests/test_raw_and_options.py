@@ -337,3 +337,15 @@ def test_both_clients_raw_views_have_the_same_methods_and_parameters() -> None:
         )
         assert sync_view == async_view, owner
         assert all(inspect.iscoroutinefunction(getattr(views[1], name)) for name in async_view), owner
+
+
+def test_elapsed_of_a_response_a_transport_built_with_its_body(clock: Any) -> None:
+    def answer(request: httpx.Request) -> httpx.Response:
+        return httpx.Response(200, json=USAGE, headers={"Retry-After": "0"})
+
+    with httpx.Client(transport=httpx.MockTransport(answer)) as http:
+        client = LeadEnrich(KEY, base_url="https://api.test", http_client=http, clock=clock)
+        raw = client.with_raw_response.usage()
+    assert raw.elapsed >= datetime.timedelta(0)
+    assert raw.headers["retry-after"] == "0"
+    assert raw.parse().tier == "growth"
