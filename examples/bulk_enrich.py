@@ -1,7 +1,7 @@
 """Enrich a CSV of leads into a CSV of enriched leads.
 
     python examples/bulk_enrich.py leads.csv enriched.csv
-    python examples/bulk_enrich.py                # writes a sample CSV of 20 leads first
+    python examples/bulk_enrich.py                # writes a sample leads.csv of 20 leads here first
 
 The input needs `company` and `domain` columns; `name`, `email`, `title` and
 `linkedin_url` are used when present, other columns are ignored. The output has one row
@@ -19,8 +19,8 @@ from __future__ import annotations
 
 import argparse
 import csv
+import io
 import sys
-import tempfile
 from pathlib import Path
 
 from leadenrich import BulkResult, LeadIn
@@ -60,11 +60,29 @@ SAMPLE = [
 ]
 
 
-def write_sample(path: Path) -> None:
-    with path.open("w", newline="", encoding="utf-8") as handle:
-        writer = csv.writer(handle)
-        writer.writerow(["name", "email", "title", "company", "domain"])
-        writer.writerows(SAMPLE)
+def sample_text() -> str:
+    buffer = io.StringIO(newline="")
+    writer = csv.writer(buffer)
+    writer.writerow(["name", "email", "title", "company", "domain"])
+    writer.writerows(SAMPLE)
+    return buffer.getvalue()
+
+
+def sample_here() -> Path:
+    """`leads.csv` in the current directory, written with the sample unless already there."""
+    path = Path("leads.csv")
+    if not path.exists():
+        path.write_text(sample_text(), encoding="utf-8", newline="")
+        print(f"no input given: wrote a sample of {len(SAMPLE)} leads to {path}")
+        print("  (its last three rows show a failure before sending, a failure of the service, and a dedupe)")
+    elif path.read_bytes() == sample_text().encode():
+        print(f"no input given: using the sample {path} written by an earlier run")
+    else:
+        # Someone's own leads: enriching them (and spending credits) must be asked for by name.
+        raise SystemExit(
+            f"{path} here is not the sample: to enrich it, run python {sys.argv[0]} {path} enriched.csv"
+        )
+    return path
 
 
 def read_leads(path: Path) -> list[dict[str, str]]:
@@ -110,12 +128,7 @@ def main() -> None:
     parser.add_argument("--max-credits", type=int, default=None, help="spend at most this many credits")
     args = parser.parse_args()
 
-    source: Path | None = args.input
-    if source is None:
-        source = Path(tempfile.mkdtemp(prefix="leadenrich-")) / "leads.csv"
-        write_sample(source)
-        print(f"no input given: wrote a sample of {len(SAMPLE)} leads to {source}")
-        print("  (its last three rows show a failure before sending, a failure of the service, and a dedupe)")
+    source: Path = args.input or sample_here()
     target: Path = args.output or source.with_name(f"{source.stem}-enriched.csv")
     checkpoint = target.with_name(target.name + ".checkpoint.jsonl")
 
@@ -125,7 +138,6 @@ def main() -> None:
     write_result(result, target)
     print(f"{len(result)} leads from {source}, one row each in {target}:")
     report(result)
-    # With the paths spelled out: without arguments, each run writes a new sample.
     print(f"to resume from {checkpoint}, run: python {sys.argv[0]} {source} {target}")
 
 

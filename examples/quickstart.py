@@ -1,13 +1,15 @@
 """Enrich one lead and print what came back.
 
 Uses the real API when LEADENRICH_API_KEY (and LEADENRICH_BASE_URL) are set, and the
-bundled fake server otherwise, so it runs anywhere:
+bundled fake server otherwise, so it runs anywhere; its first line says which:
 
     pip install "leadenrich[fake]"
     python examples/quickstart.py
 """
 
 from __future__ import annotations
+
+import os
 
 from leadenrich import LeadEnrichError, LeadIn, LeadOut
 from leadenrich.testing import connect
@@ -32,14 +34,25 @@ def main() -> None:
     lead = LeadIn(
         company="Acme Robotics", domain="acme-robotics.com", name="Ada Lovelace", title="VP Engineering"
     )
-    with connect() as client:
-        try:
+    try:
+        with connect() as client:
+            # connect() picks the real API when LEADENRICH_API_KEY is set, as here.
+            if os.environ.get("LEADENRICH_API_KEY"):
+                print(f"talking to {client.base_url} (LEADENRICH_API_KEY is set: real credits are spent)")
+            else:
+                print(
+                    f"LEADENRICH_API_KEY is not set: talking to the bundled fake server at {client.base_url} "
+                    "(made-up data, no real credits)"
+                )
             enriched = client.leads.enrich_sync(lead)
-        except LeadEnrichError as exc:
-            raise SystemExit(f"enrichment failed: {exc}") from exc
-        show(enriched)
-        usage = client.usage()
-        print(f"credits used this month: {usage.monthly_leads.used} of {usage.monthly_leads.effective_limit}")
+            show(enriched)
+            usage = client.usage()
+            print(
+                f"credits used this month: {usage.monthly_leads.used} of {usage.monthly_leads.effective_limit}"
+            )
+    except LeadEnrichError as exc:
+        # One line, not a traceback: a key without LEADENRICH_BASE_URL lands here, for one.
+        raise SystemExit(f"quickstart: {exc}") from None
 
 
 if __name__ == "__main__":

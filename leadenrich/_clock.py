@@ -33,7 +33,7 @@ class ServiceClock:
     """
 
     def __init__(self, scale: float = 1.0) -> None:
-        self.scale = seconds("ServiceClock.scale", scale, positive=True)
+        self.scale: float = seconds("ServiceClock.scale", scale, positive=True)
 
     def real_seconds(self, service_seconds: float) -> float:
         """How long `service_seconds` of the service last on this machine.
@@ -102,7 +102,7 @@ class ManualClock(ServiceClock):
 
     def __init__(self, start: float = 1000.0) -> None:
         super().__init__()
-        self._now = start
+        self._now: float = start
         self.sleeps: list[float] = []
         """Every wait asked for, in order, in service seconds."""
 

@@ -161,6 +161,12 @@ def _segment(name: str, value: object) -> str:
         raise TypeError(f"{name} must be a str, got {type(value).__name__}")
     if not value.strip():
         raise InvalidRequestError(f"{name} must be a non-empty string")
+    if any(character.isspace() for character in value):
+        # Ids never hold whitespace: this is a captured line, a label or a stray newline
+        # (`J=$(...)` in a shell), and sent as it is it would only come back a 404.
+        raise InvalidRequestError(
+            f"{name} must not contain spaces or line breaks, got {value!r}: pass the id alone"
+        )
     # quote() leaves dots alone, and "." or ".." would climb the path; escape them too.
     escaped = quote(value, safe="")
     return escaped.replace(".", "%2E") if value in (".", "..") else escaped

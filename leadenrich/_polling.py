@@ -47,8 +47,8 @@ class Deadline:
     """
 
     def __init__(self, timeout: float, clock: ServiceClock) -> None:
-        self.timeout = seconds("timeout", timeout, positive=True)
-        self.clock = clock
+        self.timeout: float = seconds("timeout", timeout, positive=True)
+        self.clock: ServiceClock = clock
         self._at = clock.now() + self.timeout
 
     def remaining(self) -> float:

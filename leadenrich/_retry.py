@@ -41,7 +41,12 @@ _BACKOFF_CAP = 8.0
 _LOST_ANSWER = (
     "It was not sent again: the service may have accepted and charged it before the answer was lost"
 )
-_SERVER_ERROR = "It was not sent again, since a 5xx does not prove that nothing was charged"
+# A 5xx may carry the service's own account of the charge ("the credit was refunded"):
+# this sentence follows it, so it must agree with it whichever way it went.
+_SERVER_ERROR = (
+    "It was not sent again: a 5xx can come after a charge, and only the service's own words "
+    "(such as a refund) tell whether this one was charged"
+)
 
 
 @dataclass(frozen=True)

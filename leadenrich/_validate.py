@@ -6,7 +6,6 @@ the right type out of range is an InvalidRequestError, raised before anything is
 
 from __future__ import annotations
 
-import difflib
 import threading
 from collections.abc import Collection
 from typing import TYPE_CHECKING
@@ -65,5 +64,7 @@ def describe(exc: ValidationError, limit: int = 5, fields: Collection[str] = ())
 def _suggestion(name: str, fields: Collection[str]) -> str:
     if not fields:
         return ""
+    import difflib  # only for a misspelt field: not worth its import on every start
+
     close = difflib.get_close_matches(name, fields, n=1)
     return f" (did you mean {close[0]}?)" if close else f" (the fields are {', '.join(fields)})"

@@ -1,9 +1,10 @@
 """The documentation's code runs, and the public surface documents itself with examples.
 
-Every ```python block of docs/*.md runs against a fake server: the blocks of a page in
-order, in one namespace, with LEADENRICH_API_KEY and LEADENRICH_BASE_URL pointing at a
-fresh FakeServer, so a page reads (and runs) top to bottom like a script. Blocks that
-`await` at the top level run on one event loop per page, as the cells of a notebook do.
+Every ```python block of docs/*.md runs on its own, as a reader who copies just that
+block would run it: in a fresh namespace, on a fresh FakeServer that LEADENRICH_API_KEY
+and LEADENRICH_BASE_URL point at. So each block holds its own imports and makes its own
+client and data. Blocks that `await` at the top level run on an event loop of their own,
+as a notebook cell does.
 
 Conventions of the pages:
 
@@ -190,9 +191,12 @@ def close_everything(namespace: dict[str, Any], loop: asyncio.AbstractEventLoop)
             value.stop()
 
 
+PYTHON_BLOCKS = [block for page in PYTHON_PAGES for block in python_blocks(page)]
+
+
 @pytest.mark.usefixtures("scaled_waits", "restored_logging")
-@pytest.mark.parametrize("page", PYTHON_PAGES, ids=[page.name for page in PYTHON_PAGES])
-def test_page_runs(page: Path, monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+@pytest.mark.parametrize("block", PYTHON_BLOCKS, ids=[f"{b.page}:{b.line}" for b in PYTHON_BLOCKS])
+def test_block_runs_alone(block: Block, monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     monkeypatch.chdir(tmp_path)  # checkpoints and CSV files the pages write land here
     with FakeServer() as server:
         monkeypatch.setenv("LEADENRICH_API_KEY", server.api_key)
@@ -200,8 +204,7 @@ def test_page_runs(page: Path, monkeypatch: pytest.MonkeyPatch, tmp_path: Path) 
         namespace: dict[str, Any] = {"__name__": "__main__"}
         loop = asyncio.new_event_loop()
         try:
-            for block in python_blocks(page):
-                run_block(block, namespace, loop)
+            run_block(block, namespace, loop)
         finally:
             close_everything(namespace, loop)
             loop.close()

@@ -18,25 +18,47 @@ from tests.helpers import age_checkpoint
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 
 
-def run_example(name: str, *args: str, cwd: Path | None = None) -> str:
-    env = {k: v for k, v in os.environ.items() if not k.startswith("LEADENRICH_")}
-    result = subprocess.run(
+def start_example(
+    name: str, *args: str, cwd: Path | None = None, env: dict[str, str] | None = None
+) -> subprocess.CompletedProcess[str]:
+    clean = {k: v for k, v in os.environ.items() if not k.startswith("LEADENRICH_")}
+    return subprocess.run(
         [sys.executable, str(EXAMPLES / name), *args],
         capture_output=True,
         text=True,
         timeout=120,
-        env=env,
+        env={**clean, **(env or {})},
         cwd=cwd,
     )
+
+
+def run_example(name: str, *args: str, cwd: Path | None = None) -> str:
+    result = start_example(name, *args, cwd=cwd)
     assert result.returncode == 0, result.stderr
     return result.stdout
 
 
 def test_quickstart() -> None:
     out = run_example("quickstart.py")
+    first = out.splitlines()[0]
+    assert re.fullmatch(
+        r"LEADENRICH_API_KEY is not set: talking to the bundled fake server at "
+        r"http://127\.0\.0\.1:\d+/api/v1 \(made-up data, no real credits\)",
+        first,
+    ), first
     assert "Ada Lovelace at Acme Robotics (acme-robotics.com), lead ld_" in out
     assert re.search(r"^  score: +\d{1,3}/100: An? [a-z ]+ company with ", out, re.MULTILINE), out
     assert "credits used this month: 1 of 1000" in out
+
+
+def test_quickstart_with_a_key_but_no_base_url_is_one_line() -> None:
+    done = start_example("quickstart.py", env={"LEADENRICH_API_KEY": "le_live_half_set_0123456789"})
+    assert done.returncode == 1
+    assert done.stdout == ""
+    assert done.stderr.startswith("quickstart: no base_url given")
+    assert "LEADENRICH_BASE_URL" in done.stderr
+    assert len(done.stderr.splitlines()) == 1, done.stderr
+    assert "le_live_half_set_0123456789" not in done.stderr
 
 
 def test_webhook_receiver() -> None:
@@ -58,16 +80,18 @@ def test_async_quickstart() -> None:
 
 def test_bulk_enrich(tmp_path: Path) -> None:
     out = run_example("bulk_enrich.py", cwd=tmp_path)
-    sample = Path(re.search(r"wrote a sample of 20 leads to (\S+)", out)[1])  # type: ignore[index]
-    enriched = sample.with_name("leads-enriched.csv")
-    assert f"20 leads from {sample}, one row each in {enriched}:" in out
+    # In the current directory, where the README says the sample goes.
+    assert "no input given: wrote a sample of 20 leads to leads.csv" in out
+    sample, enriched = Path("leads.csv"), Path("leads-enriched.csv")
+    assert (tmp_path / sample).is_file()
+    assert "20 leads from leads.csv, one row each in leads-enriched.csv:" in out
     assert "its last three rows show a failure before sending" in out
     assert "succeeded: 18 (1 deduped, 0 from an earlier run)" in out
     assert "failed:    2" in out
     assert "credits:   17" in out
     assert "row 18 (Vandelay Industries) failed: InvalidRequestError: invalid lead: domain" in out
     assert "row 19 (Defunct Dynamics) failed: InternalServerError: 502" in out
-    with enriched.open(newline="", encoding="utf-8") as handle:
+    with (tmp_path / enriched).open(newline="", encoding="utf-8") as handle:
         rows = list(csv.DictReader(handle))
     assert [row["status"] for row in rows].count("enriched") == 17
     assert rows[19]["status"] == "deduped"
@@ -80,10 +104,25 @@ def test_bulk_enrich(tmp_path: Path) -> None:
     resume = re.search(r"run: python \S+ (\S+) (\S+)$", out, re.MULTILINE)
     assert resume is not None
     assert (resume[1], resume[2]) == (str(sample), str(enriched))
-    age_checkpoint(enriched.with_name(enriched.name + ".checkpoint.jsonl"))
+    age_checkpoint(tmp_path / "leads-enriched.csv.checkpoint.jsonl")
     out = run_example("bulk_enrich.py", resume[1], resume[2], cwd=tmp_path)
     assert "succeeded: 18 (1 deduped, 18 from an earlier run)" in out
     assert "credits:   0" in out
+    # Without arguments again: the sample is reused, and resumed from its checkpoint.
+    again = run_example("bulk_enrich.py", cwd=tmp_path)
+    assert "no input given: using the sample leads.csv written by an earlier run" in again
+    assert "credits:   0" in again
+
+
+def test_bulk_enrich_never_takes_someone_s_leads_csv_unasked(tmp_path: Path) -> None:
+    mine = "company,domain\nMine,mine.com\n"
+    (tmp_path / "leads.csv").write_text(mine, encoding="utf-8")
+    done = start_example("bulk_enrich.py", cwd=tmp_path)
+    assert done.returncode == 1
+    assert done.stderr.startswith("leads.csv here is not the sample: to enrich it, run python ")
+    assert len(done.stderr.splitlines()) == 1
+    assert (tmp_path / "leads.csv").read_text(encoding="utf-8") == mine
+    assert not (tmp_path / "leads-enriched.csv").exists()
 
 
 def test_email_and_mobile() -> None:

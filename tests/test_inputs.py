@@ -130,6 +130,24 @@ async def test_empty_ids_send_nothing(client: Any, api: respx.MockRouter, bad_id
     assert route.call_count == 0
 
 
+@pytest.mark.parametrize("bad_id", ["job_1\n", " job_1", "job: job_1", "job_1\nstatus: queued"])
+async def test_ids_with_whitespace_send_nothing(client: Any, api: respx.MockRouter, bad_id: str) -> None:
+    route = api.route().respond(200, json={})
+    for ask, name in (
+        (client.jobs.get, "job_id"),
+        (client.leads.get, "lead_id"),
+        (client.leads.delete, "lead_id"),
+        (client.mobile.get, "lookup_id"),
+    ):
+        with pytest.raises(InvalidRequestError) as raised:
+            await call(ask(bad_id))
+        assert (
+            str(raised.value)
+            == f"{name} must not contain spaces or line breaks, got {bad_id!r}: pass the id alone"
+        )
+    assert route.call_count == 0
+
+
 async def test_non_string_ids_are_type_errors(client: Any) -> None:
     with pytest.raises(TypeError, match="job_id must be a str, got int"):
         await call(client.jobs.get(42))

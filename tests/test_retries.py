@@ -193,7 +193,10 @@ async def test_a_charging_post_is_never_resent_once_it_may_have_been_accepted(
     assert sleeps == []
     message = str(caught.value)
     if isinstance(failure, httpx.Response):  # the service answered, with a 5xx
-        assert ". It was not sent again, since a 5xx does not prove that nothing was charged; " in message
+        assert (
+            ". It was not sent again: a 5xx can come after a charge, and only the service's own words "
+            "(such as a refund) tell whether this one was charged; " in message
+        )
     else:
         assert (
             ". It was not sent again: the service may have accepted and charged it before the answer was lost; "

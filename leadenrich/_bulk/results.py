@@ -7,6 +7,7 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from .._display import brief, html_table, shorten
 from .._errors import APIStatusError, LeadEnrichError
 from .._models import LeadIn, LeadOut
 from .frames import input_columns, records_frame
@@ -58,6 +59,19 @@ class BulkOutcome:
             >>> retry = [outcome.input for outcome in result if not outcome.ok]  # doctest: +SKIP
         """
         return self.lead is not None
+
+    def __repr__(self) -> str:
+        # The lead's short repr or the error, and the flags that are set: the input and
+        # the full enrichment are one attribute away.
+        parts = [f"index={self.index}", f"status={self.status!r}"]
+        if self.lead is not None:
+            parts.append(f"lead={self.lead!r}")
+        if self.error is not None:
+            parts.append(f"error={brief(self.error, _ERROR_LIMIT)!r}")
+        parts.extend(
+            f"{flag}=True" for flag in ("resumed", "charged", "maybe_charged") if getattr(self, flag)
+        )
+        return f"BulkOutcome({', '.join(parts)})"
 
 
 @dataclass
@@ -162,6 +176,35 @@ class BulkResult:
         """
         return [o for o in self.outcomes if o.error is not None]
 
+    def __repr__(self) -> str:
+        # Counts only: every outcome is in `outcomes`, and a table in to_pandas().
+        counts = ", ".join(f"{name}={getattr(self, name)}" for name in _COUNTS)
+        count = len(self.outcomes)
+        return f"BulkResult(outcomes=<{count} outcome{'' if count == 1 else 's'}>, {counts})"
+
+    def _repr_html_(self) -> str:
+        """What Jupyter shows: the counts, the credits spent, and the first outcomes."""
+        rows = [
+            (
+                o.index,
+                o.status,
+                _given(o, "company"),
+                _given(o, "domain"),
+                o.lead.id if o.lead is not None else None,
+                o.lead.enrichment.opportunity_score if o.lead is not None else None,
+                shorten(str(o.error), _ERROR_LIMIT) if o.error is not None else None,
+            )
+            for o in self.outcomes[:_HTML_ROWS]
+        ]
+        more = len(self.outcomes) - len(rows)
+        caption = (
+            f"{len(self.outcomes)} leads: {self.succeeded} succeeded ({self.deduped} deduped), "
+            f"{self.failed} failed, {self.skipped} not started; {self.credits_spent} credits spent"
+        )
+        table = html_table(_HTML_COLUMNS, rows, caption=caption)
+        tail = f"<p>…and {more} more: <code>result.to_pandas()</code> shows every lead.</p>" if more else ""
+        return f"<div>{table}{tail}</div>"
+
     def to_records(self) -> list[dict[str, Any]]:
         """One flat dict per lead: position, status, the input, then the enrichment as columns.
 
@@ -189,6 +232,17 @@ class BulkResult:
             >>> result.to_pandas()[["input_company", "status", "opportunity_score"]]  # doctest: +SKIP
         """
         return records_frame(self.to_records(), "BulkResult.to_pandas()")
+
+
+_COUNTS = ("succeeded", "failed", "deduped", "skipped", "resumed", "credits_spent")
+_ERROR_LIMIT = 100
+_HTML_ROWS = 10
+_HTML_COLUMNS = ("#", "status", "company", "domain", "lead", "score", "error")
+
+
+def _given(outcome: BulkOutcome, name: str) -> object:
+    given = outcome.input
+    return getattr(given, name, None) if isinstance(given, LeadIn) else given.get(name)
 
 
 def _record(outcome: BulkOutcome) -> dict[str, Any]:

@@ -91,17 +91,27 @@ def enrich(args: argparse.Namespace) -> int:
     if args.callback_url is not None and (args.sync or args.wait):
         raise CLIError("--callback-url needs the default mode: leave out --sync and --wait")
     with connect(args) as client:
-        if args.sync:
-            _show(args, client.leads.enrich_sync(lead), _output.lead)
-        elif args.wait:
-            done = client.leads.enrich_and_wait(
-                lead, timeout=args.wait_timeout, poll_interval=args.poll_interval
-            )
-            _show(args, done, _output.lead)
+        if args.sync or args.wait:
+            if args.sync:
+                done = client.leads.enrich_sync(lead)
+            else:
+                done = client.leads.enrich_and_wait(
+                    lead, timeout=args.wait_timeout, poll_interval=args.poll_interval
+                )
+            if args.quiet:
+                print(done.id)
+            else:
+                _show(args, done, _output.lead)
         else:
             created = client.leads.enrich(lead, callback_url=args.callback_url)
-            _show(args, created, _output.created_job)
-            _hint(args, f"follow it with: leadenrich jobs get {created.job_id} --wait")
+            # As gh does: a script capturing stdout (J=$(leadenrich enrich ...)) gets the id
+            # alone, a person at a terminal gets labelled lines.
+            if args.quiet or (not args.json and not sys.stdout.isatty()):
+                print(created.job_id)
+            else:
+                _show(args, created, _output.created_job)
+            if not args.quiet:
+                _hint(args, f"follow it with: leadenrich jobs get {created.job_id} --wait")
     return ExitCode.OK
 
 

@@ -15,15 +15,33 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal, NoReturn, TextIO
 
-from .._bulk.results import BulkOutcome, BulkResult
+from .._bulk.checkpoint import Checkpoint
+from .._bulk.inputs import read_items
+from .._bulk.results import BulkOutcome, BulkResult, Status
 from .._client import LeadEnrich
-from .._errors import AuthenticationError, LeadEnrichError, PermissionDeniedError, QuotaExceededError
+from .._errors import (
+    APIStatusError,
+    AuthenticationError,
+    LeadEnrichError,
+    PermissionDeniedError,
+    QuotaExceededError,
+)
 from .._models import LeadIn
 from ._commands import connect
 from ._errors import CLIError, ExitCode, one_line, shell_advice
 from ._output import as_json
 
-__all__ = ["LeadRows", "checkpoint_for", "column_order", "enrich_file", "output_format", "read_leads"]
+__all__ = [
+    "LeadRows",
+    "checkpoint_for",
+    "column_order",
+    "enrich_file",
+    "finished_so_far",
+    "nested_record",
+    "output_format",
+    "read_leads",
+    "records",
+]
 
 Format = Literal["csv", "jsonl"]
 
@@ -34,6 +52,7 @@ _DELIMITERS = ",;\t"
 # The thread name prefix of the SDK's bulk runner (leadenrich/_bulk/runner.py).
 _WORKERS = "leadenrich-bulk"
 _IDLE_EXIT = 0.5
+_NOT_FINISHED = "not finished before Ctrl-C: run the same command again to enrich it"
 
 
 @dataclass(frozen=True)
@@ -62,17 +81,50 @@ def enrich_file(args: argparse.Namespace) -> int:
                 progress=sys.stderr.isatty(),
             )
         except KeyboardInterrupt:
-            _interrupted(checkpoint)
+            _interrupted(leads, target, kind, checkpoint)
+    _write(result, target, kind, checkpoint)
+    print(summary(result, target), file=sys.stderr)
+    return _verdict(result, leads, source, target)
+
+
+def _write(result: BulkResult, target: Path, kind: Format, checkpoint: Path) -> None:
     try:
-        write_records([_for_the_shell(record) for record in result.to_records()], target, kind)
+        write_records(records(result, kind), target, kind)
     except OSError as exc:
         raise CLIError(
             f"cannot write {target}: {exc.strerror or exc}; the results are saved in {checkpoint}: "
             "run the same command again to write them",
             ExitCode.ERROR,
         ) from None
-    print(summary(result, target), file=sys.stderr)
-    return _verdict(result, leads, source, target)
+
+
+def records(result: BulkResult, kind: Format) -> list[dict[str, Any]]:
+    """The output's records: flat columns for CSV, the nested structure for JSON Lines."""
+    if kind == "csv":
+        return [_for_the_shell(record) for record in result.to_records()]
+    return [nested_record(outcome) for outcome in result]
+
+
+def nested_record(outcome: BulkOutcome) -> dict[str, Any]:
+    """One lead's outcome as JSON keeps it: the input, the whole lead and the error as objects."""
+    given = outcome.input
+    error = outcome.error
+    return {
+        "index": outcome.index,
+        "status": outcome.status,
+        "input": given.model_dump(mode="json") if isinstance(given, LeadIn) else dict(given),
+        "lead": outcome.lead.model_dump(mode="json") if outcome.lead is not None else None,
+        "error": None
+        if error is None
+        else {
+            "type": type(error).__name__,
+            "status": error.status_code if isinstance(error, APIStatusError) else None,
+            "message": shell_advice(str(error)),
+        },
+        "charged": outcome.charged,
+        "maybe_charged": outcome.maybe_charged,
+        "resumed": outcome.resumed,
+    }
 
 
 def _estimate(client: LeadEnrich, leads: LeadRows, checkpoint: Path) -> str:
@@ -92,20 +144,48 @@ def _for_the_shell(record: dict[str, Any]) -> dict[str, Any]:
     return record
 
 
-def _interrupted(checkpoint: Path) -> NoReturn:
+def _interrupted(leads: LeadRows, target: Path, kind: Format, checkpoint: Path) -> NoReturn:
     resume = f"the finished leads are saved in {checkpoint}: run the same command again to go on"
     if _busy_workers():
         # A second Ctrl-C abandoned the leads in flight, as the SDK offered. Exiting
         # normally would wait for their threads (up to ~90 s each) and turn a third
         # Ctrl-C into a traceback; the checkpoint is synced line by line, so leave now.
+        # Those threads may still append to the checkpoint: it is not read here.
         print(
             f"leadenrich: interrupted; the leads in flight were abandoned (the next run looks "
-            f"them up before sending them again); {resume}",
+            f"them up before sending them again); {resume}, or add --max-credits 0 to only write "
+            f"{target} from it, starting no lead",
             file=sys.stderr,
             flush=True,
         )
         os._exit(ExitCode.INTERRUPTED)
-    raise CLIError(f"interrupted; {resume}", ExitCode.INTERRUPTED) from None
+    so_far = finished_so_far(leads, checkpoint)
+    _write(so_far, target, kind, checkpoint)
+    done = so_far.succeeded
+    raise CLIError(
+        f"interrupted; wrote {target} with the {done} of {len(so_far)} leads finished so far; {resume}",
+        ExitCode.INTERRUPTED,
+    ) from None
+
+
+def finished_so_far(leads: LeadRows, checkpoint: Path) -> BulkResult:
+    """The outcomes the checkpoint holds, for a run cut short: the rest are not started."""
+    done = Checkpoint(checkpoint).load().done
+    outcomes: list[BulkOutcome] = []
+    # The bulk runner's own numbering and keys, so each row finds its checkpoint entry.
+    for item in read_items(leads.rows):
+        lead = done.get(item.key)
+        if item.invalid is not None:
+            outcome = BulkOutcome(index=item.index, input=item.given, status="failed", error=item.invalid)
+        elif lead is None:
+            outcome = BulkOutcome(
+                index=item.index, input=item.given, status="skipped", error=LeadEnrichError(_NOT_FINISHED)
+            )
+        else:
+            status: Status = "deduped" if lead.deduped else "enriched"
+            outcome = BulkOutcome(index=item.index, input=item.given, status=status, lead=lead, resumed=True)
+        outcomes.append(outcome)
+    return BulkResult(outcomes)
 
 
 def _busy_workers() -> bool:

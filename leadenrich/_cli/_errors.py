@@ -56,7 +56,11 @@ EXIT_CODES: tuple[tuple[ExitCode, str], ...] = (
     (ExitCode.CONNECTION, "the service could not be reached, or did not answer in time"),
     (ExitCode.JOB, "an enrichment job failed, or --wait gave up (--wait-timeout)"),
     (ExitCode.CANNOT_PAY, "preview: the credits left do not cover what the run may charge"),
-    (ExitCode.INTERRUPTED, "interrupted (Ctrl-C)"),
+    (
+        ExitCode.INTERRUPTED,
+        "interrupted (Ctrl-C), fake-server included; fake-server stopped by SIGTERM (a service "
+        "manager's stop) exits 0",
+    ),
 )
 
 

@@ -4,10 +4,13 @@ from __future__ import annotations
 
 import argparse
 import signal
+import socket
 import sys
 import threading
 from types import FrameType
 from typing import TYPE_CHECKING
+
+from ._errors import ExitCode, one_line
 
 if TYPE_CHECKING:
     from ..testing import FakeServer
@@ -22,29 +25,52 @@ def fake_server(args: argparse.Namespace) -> int:
         server = FakeServer(host=args.host, port=args.port, time_scale=args.time_scale)
     except ValueError as exc:
         return _fail(str(exc), status=2)
+    busy = _cannot_listen(args.host, args.port)
+    if busy is not None:
+        return _fail(busy)
 
     stop = threading.Event()
+    signals: list[int] = []
 
     def on_signal(signum: int, frame: FrameType | None) -> None:
+        signals.append(signum)
         stop.set()
 
     # Put back when done: main() also runs in-process (tests, embedding), where a handler
     # left behind would swallow the caller's Ctrl-C.
     previous = signal.signal(signal.SIGINT, on_signal), signal.signal(signal.SIGTERM, on_signal)
     try:
-        return _serve(server, stop, args.time_scale)
+        _serve(server, stop, args.time_scale)
+    except RuntimeError as exc:
+        return _fail(str(exc))
+    except ModuleNotFoundError as exc:  # without the fake extra; the message says how to add it
+        return _fail(str(exc))
     finally:
         signal.signal(signal.SIGINT, previous[0])
         signal.signal(signal.SIGTERM, previous[1])
+    # Ctrl-C is an interruption (130, as the exit-code table says); SIGTERM is how a
+    # service manager or a script stops a server it started: a clean stop.
+    return ExitCode.INTERRUPTED if signal.SIGINT in signals else ExitCode.OK
 
 
-def _serve(server: FakeServer, stop: threading.Event, time_scale: float) -> int:
+def _cannot_listen(host: str, port: int) -> str | None:
+    """Why the server could not listen on host:port, found before uvicorn logs it in its own words."""
+    if port == 0:
+        return None
     try:
-        server.start()
-    except ModuleNotFoundError as exc:  # without the fake extra; the message says how to add it
-        return _fail(str(exc))
-    except RuntimeError as exc:
-        return _fail(str(exc))
+        family, kind, proto, _, address = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)[0]
+        with socket.socket(family, kind, proto) as probe:
+            # As uvicorn does: a port left in TIME_WAIT is usable, one being listened on is not.
+            probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            probe.bind(address)
+    except OSError as exc:
+        reason = exc.strerror or str(exc)
+        return f"cannot listen on {host}:{port}: {reason.lower()}; choose another --port, or 0 for a free one"
+    return None
+
+
+def _serve(server: FakeServer, stop: threading.Event, time_scale: float) -> None:
+    server.start()
     try:
         _announce(server.url, server.api_key, server.settings.tier, time_scale)
         # A timed wait: a wait without timeout cannot be interrupted on Windows.
@@ -55,7 +81,6 @@ def _serve(server: FakeServer, stop: threading.Event, time_scale: float) -> int:
         signal.signal(signal.SIGINT, signal.SIG_IGN)
         server.stop()
     print("leadenrich fake server stopped.", flush=True)
-    return 0
 
 
 def _announce(url: str, api_key: str, tier: str, time_scale: float) -> None:
@@ -74,5 +99,5 @@ def _announce(url: str, api_key: str, tier: str, time_scale: float) -> None:
 
 
 def _fail(message: str, *, status: int = 1) -> int:
-    print(f"leadenrich: error: {message}", file=sys.stderr)
+    print(f"leadenrich: error: {one_line(message)}", file=sys.stderr)
     return status

@@ -155,7 +155,8 @@ def _enrich(commands: _Commands) -> None:
         "enrich",
         "enrich one lead",
         "Enrich one lead. By default this starts an asynchronous job and prints its id "
-        "(follow it with `leadenrich jobs get ID --wait`); --sync waits in one request "
+        "(follow it with `leadenrich jobs get ID --wait`): just the id when the output is not "
+        "a terminal, so that J=$(leadenrich enrich ...) captures it; --sync waits in one request "
         "(typically 20-40 s) and --wait starts a job and polls it. One enrichment credit is "
         "spent, none when the contact's email is already known (the stored lead is returned).",
     )
@@ -175,7 +176,16 @@ def _enrich(commands: _Commands) -> None:
         help="without --sync or --wait: where the service POSTs the finished job",
     )
     _wait_options(command, "job", wait_flag=False)
-    _json_option(command)
+    output = command.add_mutually_exclusive_group()
+    output.add_argument(
+        "-q",
+        "--quiet",
+        action="store_true",
+        help="print only the id: of the job, or with --sync or --wait of the lead",
+    )
+    output.add_argument(
+        "--json", action="store_true", help="print the answer as JSON instead of readable lines"
+    )
     command.set_defaults(command="enrich")
 
 
@@ -351,7 +361,7 @@ def _fake_server(commands: _Commands) -> None:
     )
     command.add_argument(
         "--time-scale",
-        type=float,
+        type=_time_scale,
         default=1.0,
         metavar="X",
         help="multiply every duration by X: 1.0 is real time (default), 0.01 makes a 30 s enrichment take 0.3 s",
@@ -386,6 +396,18 @@ def _integer(value: str, minimum: int) -> int:
         raise argparse.ArgumentTypeError(f"not a whole number: {value!r}") from None
     if number < minimum:
         raise argparse.ArgumentTypeError(f"must be {minimum} or more, got {number}")
+    return number
+
+
+def _time_scale(value: str) -> float:
+    try:
+        number = float(value)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number: {value!r}") from None
+    if not 0 < number < float("inf"):
+        raise argparse.ArgumentTypeError(
+            f"must be a number > 0 (1 is real time, 0.01 makes a 30 s enrichment take 0.3 s), got {value}"
+        )
     return number
 
 

@@ -1,7 +1,5 @@
 """The caller's account: usage, quota and credit balances, and the health check."""
 
-from __future__ import annotations
-
 from typing import Any, cast
 
 from pydantic import Field, model_validator

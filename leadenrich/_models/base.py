@@ -1,10 +1,11 @@
 """Base classes shared by every model: strict requests, lenient responses."""
 
-from __future__ import annotations
-
-from typing import ClassVar
+from collections.abc import Iterator
+from typing import Any, ClassVar
 
 from pydantic import BaseModel, ConfigDict
+
+from .._display import brief
 
 __all__ = ["RequestModel", "ResponseModel"]
 
@@ -32,3 +33,21 @@ class ResponseModel(BaseModel):
     """
 
     model_config: ClassVar[ConfigDict] = ConfigDict(extra="allow", defer_build=True)
+
+    __repr_fields__: ClassVar[tuple[str, ...] | None] = None
+    # What repr() shows, as attribute paths (`input.company` shows as `company=`), each
+    # value cut short; missing and None values are left out. None: pydantic's full repr,
+    # kept for the small bodies whose every field (and extra) is worth seeing.
+
+    def __repr_args__(self) -> Iterator[tuple[str | None, Any]]:
+        if self.__repr_fields__ is None:
+            yield from super().__repr_args__()
+            return
+        for path in self.__repr_fields__:
+            value: object = self
+            for part in path.split("."):
+                value = getattr(value, part, None)
+            if value is not None:
+                # A nested response model is already short: show it whole.
+                shown = value if isinstance(value, ResponseModel) else brief(value)
+                yield path.rpartition(".")[2], shown

@@ -1,9 +1,7 @@
 """Asynchronous enrichment jobs and their completion callback."""
 
-from __future__ import annotations
-
 from datetime import datetime
-from typing import Any, Final
+from typing import Any, ClassVar, Final
 
 from pydantic import Field
 
@@ -40,6 +38,8 @@ class JobOut(ResponseModel):
         72
     """
 
+    __repr_fields__: ClassVar[tuple[str, ...] | None] = ("job_id", "status", "result", "error")
+
     job_id: str = Field(description="The job's identifier.")
     status: str = Field(description="One of `queued`, `running`, `done`, `failed`.")
     kind: str = Field(default="lead.enrich", description="Always `lead.enrich`.")
@@ -75,6 +75,8 @@ class JobCompletedEvent(ResponseModel):
         >>> job.result.id if job.status == "done" else job.error  # doctest: +SKIP
         'ld_123'
     """
+
+    __repr_fields__: ClassVar[tuple[str, ...] | None] = ("job_id", "status", "result", "error")
 
     job_id: str = Field(description="The job that finished.")
     kind: str = Field(description="Always `lead.enrich`.")

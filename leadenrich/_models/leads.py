@@ -1,13 +1,12 @@
 """Leads: what is sent for enrichment, what comes back, and the listing."""
 
-from __future__ import annotations
-
 from collections.abc import Iterator
 from datetime import datetime
 from typing import Any, ClassVar, cast
 
 from pydantic import ConfigDict, Field, field_validator, model_validator
 
+from .._display import Shown, brief, html_tags, html_text
 from .base import RequestModel, ResponseModel
 
 __all__ = [
@@ -63,12 +62,16 @@ class LeadIn(RequestModel):
 class _LeadEcho(LeadIn):
     # The lead as the server echoes it back: parsed leniently, because a response must
     # never fail on a field the server adds. Still a LeadIn for isinstance and typing.
-    model_config: ClassVar[ConfigDict] = ConfigDict(extra="allow", strict=False)
+    # Named LeadIn in its repr and in validation errors: the class is an implementation detail.
+    model_config: ClassVar[ConfigDict] = ConfigDict(extra="allow", strict=False, title="LeadIn")
 
     @field_validator("domain")
     @classmethod
     def _bare_domain(cls, value: str) -> str:
         return value
+
+    def __repr_name__(self) -> str:
+        return "LeadIn"
 
 
 class CompanyOverview(ResponseModel):
@@ -79,6 +82,8 @@ class CompanyOverview(ResponseModel):
         >>> overview.industry, overview.company_size  # doctest: +SKIP
         ('Software', '51-200')
     """
+
+    __repr_fields__: ClassVar[tuple[str, ...] | None] = ("company_size", "industry", "summary")
 
     company_size: str | None = Field(default=None, description="Bucketed headcount, such as `51-200`.")
     industry: str | None = Field(default=None, description="Primary industry classification.")
@@ -92,6 +97,14 @@ class TechStack(ResponseModel):
         >>> lead.enrichment.tech_stack.cloud  # doctest: +SKIP
         ['AWS']
     """
+
+    __repr_fields__: ClassVar[tuple[str, ...] | None] = (
+        "cloud",
+        "crm",
+        "security",
+        "infrastructure",
+        "other",
+    )
 
     cloud: list[str] = Field(default_factory=list[str], description="Cloud providers and platforms.")
     crm: list[str] = Field(default_factory=list[str], description="CRM and sales tools.")
@@ -109,6 +122,13 @@ class IntentSignals(ResponseModel):
         >>> lead.enrichment.intent_signals.hiring_signals  # doctest: +SKIP
         ['Hiring Site Reliability Engineers']
     """
+
+    __repr_fields__: ClassVar[tuple[str, ...] | None] = (
+        "hiring_signals",
+        "recent_news",
+        "content_published",
+        "events_attended",
+    )
 
     hiring_signals: list[str] = Field(default_factory=list[str], description="Recent hires or open roles.")
     recent_news: list[str] = Field(
@@ -129,6 +149,8 @@ class BuyingCommitteeMember(ResponseModel):
         Daniel Walsh Chief Financial Officer economic buyer
     """
 
+    __repr_fields__: ClassVar[tuple[str, ...] | None] = ("name", "title", "role", "linkedin_url")
+
     name: str | None = Field(default=None, description="Full name.")
     title: str | None = Field(default=None, description="Job title.")
     role: str | None = Field(
@@ -146,6 +168,13 @@ class EngagementPlaybook(ResponseModel):
         'Hi Ada, teams at Acme often tell us they are held back by unplanned downtime.'
     """
 
+    __repr_fields__: ClassVar[tuple[str, ...] | None] = (
+        "timing",
+        "opening_line",
+        "value_prop",
+        "case_study_angle",
+    )
+
     timing: str | None = Field(default=None, description="When to reach out.")
     opening_line: str | None = Field(default=None, description="A suggested first sentence.")
     value_prop: str | None = Field(default=None, description="The value proposition to lead with.")
@@ -160,6 +189,13 @@ class Enrichment(ResponseModel):
         >>> record.opportunity_score, record.tags  # doctest: +SKIP
         (72, ['industry:software', 'segment:smb'])
     """
+
+    __repr_fields__: ClassVar[tuple[str, ...] | None] = (
+        "opportunity_score",
+        "company_overview.industry",
+        "company_overview.company_size",
+        "tags",
+    )
 
     company_overview: CompanyOverview = Field(description="Size, industry and a summary.")
     tech_stack: TechStack = Field(description="Technologies by category.")
@@ -186,6 +222,14 @@ class LeadOut(ResponseModel):
         72
     """
 
+    __repr_fields__: ClassVar[tuple[str, ...] | None] = (
+        "id",
+        "input.company",
+        "input.domain",
+        "enrichment.opportunity_score",
+        "deduped",
+    )
+
     id: str = Field(description="Lead identifier.")
     input: LeadIn = Field(description="The lead as submitted.")
     enrichment: Enrichment = Field(description="The enrichment record.")
@@ -201,6 +245,28 @@ class LeadOut(ResponseModel):
     @classmethod
     def _lenient_input(cls, value: Any) -> Any:
         return _LeadEcho.model_validate(value) if isinstance(value, dict) else value
+
+    def _repr_html_(self) -> str:
+        """What Jupyter shows for a lead: company, score, rationale and tags."""
+        given, enrichment = self.input, self.enrichment
+        overview = enrichment.company_overview
+        about = ", ".join(part for part in (overview.industry, overview.company_size) if part)
+        rows = [
+            ("score", f"{enrichment.opportunity_score}/100"),
+            ("why", enrichment.score_rationale),
+            ("contact", ", ".join(part for part in (given.name, given.title, given.email) if part)),
+            ("company", about),
+            ("lead", self.id + (" (deduped: the stored lead, not charged)" if self.deduped else "")),
+        ]
+        cells = "".join(
+            f"<tr><th style='text-align:left'>{key}</th><td style='text-align:left'>{html_text(value)}</td></tr>"
+            for key, value in rows
+            if value
+        )
+        return (
+            f"<div><strong>{html_text(given.company)}</strong> ({html_text(given.domain)})"
+            f"<table>{cells}</table><div>{html_tags(enrichment.tags)}</div></div>"
+        )
 
 
 _LIST_KEYS = ("items", "leads", "data", "results")
@@ -232,6 +298,14 @@ class LeadPage(ResponseModel):
                     rest = {k: v for k, v in body.items() if k != key}
                     return {**rest, "items": body[key]}
         return cast("Any", value)
+
+    def __repr_args__(self) -> Iterator[tuple[str | None, Any]]:
+        # How many leads and the first ids, not every lead whole.
+        ids = ", ".join(lead.id for lead in self.items[:3]) + (", …" if len(self.items) > 3 else "")
+        count = len(self.items)
+        yield "items", Shown(f"<{count} lead{'' if count == 1 else 's'}: {ids}>" if count else "[]")
+        for key, value in (self.model_extra or {}).items():
+            yield key, brief(value)
 
     def __iter__(self) -> Iterator[LeadOut]:  # type: ignore[override]  # pyright: ignore[reportIncompatibleMethodOverride]
         """Iterate over the leads of this page."""

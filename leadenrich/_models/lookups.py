@@ -1,9 +1,7 @@
 """Work-email discovery and mobile-number lookup."""
 
-from __future__ import annotations
-
 from datetime import datetime
-from typing import Final
+from typing import ClassVar, Final
 
 from pydantic import Field, model_validator
 
@@ -30,7 +28,7 @@ class _PersonQuery(RequestModel):
     domain: str | None = Field(default=None, description="The company's bare domain, such as `acme.com`.")
 
     @model_validator(mode="after")
-    def _valid_combination(self) -> _PersonQuery:
+    def _valid_combination(self) -> "_PersonQuery":
         by_profile = bool(self.linkedin_url)
         by_name = bool(self.first_name and self.last_name and (self.company_name or self.domain))
         others = [n for n in ("first_name", "last_name", "company_name", "domain") if getattr(self, n)]
@@ -75,6 +73,14 @@ class EmailFindOut(ResponseModel):
         'ada.lovelace@acme.com'
     """
 
+    __repr_fields__: ClassVar[tuple[str, ...] | None] = (
+        "state",
+        "email",
+        "email_status",
+        "email_score",
+        "message",
+    )
+
     state: str = Field(description="`found` on a hit, `not_found` on a miss (no credit charged on a miss).")
     email: str | None = Field(default=None, description="The work email, on a hit.")
     email_status: str | None = Field(
@@ -104,6 +110,8 @@ class MobileFindOut(ResponseModel):
         >>> lookup.mobile if lookup.state == "settled" else None  # doctest: +SKIP
         '+14155550123'
     """
+
+    __repr_fields__: ClassVar[tuple[str, ...] | None] = ("lookup_id", "state", "mobile", "contact")
 
     lookup_id: str = Field(description="Poll it with `mobile.get` or `mobile.wait`.")
     state: str = Field(

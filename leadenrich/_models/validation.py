@@ -1,7 +1,5 @@
 """The entries of a 422 response."""
 
-from __future__ import annotations
-
 from pydantic import Field
 
 from .base import ResponseModel

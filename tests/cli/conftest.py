@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import json
+import sys
 from dataclasses import dataclass
 from typing import Any
+from unittest import mock
 
 import pytest
 
@@ -38,6 +40,8 @@ class Run:
     def __init__(self, server: FakeServer, capsys: pytest.CaptureFixture[str]) -> None:
         self.server = server
         self._capsys = capsys
+        self.terminal = False
+        """Whether the command's standard output says it is a terminal (capsys's is not)."""
 
     def __call__(self, *argv: str, key: str | None = None, server: FakeServer | None = None) -> Result:
         target = server or self.server
@@ -48,7 +52,8 @@ class Run:
         """Run with exactly these arguments (no connection options added)."""
         self._capsys.readouterr()
         try:
-            code = main(list(argv))
+            with mock.patch.object(sys.stdout, "isatty", return_value=self.terminal):
+                code = main(list(argv))
         except SystemExit as exit:  # argparse: --help, usage errors
             code = exit.code if isinstance(exit.code, int) else 1
         captured = self._capsys.readouterr()
@@ -70,3 +75,9 @@ def _no_environment(monkeypatch: pytest.MonkeyPatch) -> None:
 @pytest.fixture
 def run(server: FakeServer, capsys: pytest.CaptureFixture[str]) -> Run:
     return Run(server, capsys)
+
+
+@pytest.fixture
+def terminal(run: Run) -> None:
+    """Standard output is a terminal, as for a person typing the command."""
+    run.terminal = True

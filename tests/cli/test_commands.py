@@ -50,6 +50,7 @@ def test_usage(run: Run, server: FakeServer) -> None:
     assert usage.api_calls_this_month.this_key == 2
 
 
+@pytest.mark.usefixtures("terminal")
 def test_enrich_starts_a_job_by_default(run: Run, server: FakeServer) -> None:
     result = run("enrich", *ACME, "--name", "Ada Lovelace")
     assert result.code == 0
@@ -58,6 +59,48 @@ def test_enrich_starts_a_job_by_default(run: Run, server: FakeServer) -> None:
     assert value_of(result, "status") == "queued"
     assert f"leadenrich jobs get {job.job_id} --wait" in result.err
     assert job.result is None or job.result.input.name == "Ada Lovelace"
+
+
+def test_enrich_prints_the_job_id_alone_when_captured(run: Run, server: FakeServer) -> None:
+    result = run("enrich", *ACME)  # stdout is not a terminal here, as in J=$(leadenrich enrich ...)
+    assert result.code == 0
+    (job,) = server.state.jobs()
+    assert result.out == f"{job.job_id}\n"
+    assert result.err == f"follow it with: leadenrich jobs get {job.job_id} --wait\n"
+
+
+@pytest.mark.usefixtures("terminal")
+@pytest.mark.parametrize("mode", [(), ("--sync",), ("--wait", *FAST)])
+def test_enrich_quiet_prints_only_the_id(run: Run, server: FakeServer, mode: tuple[str, ...]) -> None:
+    result = run("enrich", *ACME, "-q", *mode)
+    assert result.code == 0
+    assert result.err == ""
+    (job_or_lead,) = server.state.leads() if mode else server.state.jobs()
+    expected = job_or_lead.id if mode else job_or_lead.job_id  # type: ignore[union-attr]
+    assert result.out == f"{expected}\n"
+
+
+def test_enrich_quiet_and_json_do_not_mix(run: Run, server: FakeServer) -> None:
+    result = run("enrich", *ACME, "--quiet", "--json")
+    assert result.code == 2
+    assert "argument --json: not allowed with argument -q/--quiet" in result.error
+    assert server.state.jobs() == []
+
+
+@pytest.mark.parametrize(
+    "command", [("jobs", "get"), ("leads", "get"), ("leads", "delete"), ("mobile", "get")]
+)
+def test_an_id_with_whitespace_is_refused_before_sending(
+    run: Run, server: FakeServer, command: tuple[str, ...]
+) -> None:
+    # What J=$(leadenrich enrich ...) captured when it printed labelled lines.
+    captured = "job job_1\nstatus queued"
+    result = run(*command, captured)
+    assert result.code == 2
+    assert result.error.endswith(
+        "must not contain spaces or line breaks, got 'job job_1\\nstatus queued': pass the id alone"
+    )
+    assert server.state.requests() == []
 
 
 def test_enrich_with_a_callback(run: Run, server: FakeServer) -> None:

@@ -64,9 +64,36 @@ def test_csv_to_jsonl(run: Run, server: FakeServer, tmp_path: Path) -> None:
     lines = out.read_text(encoding="utf-8").splitlines()
     records = [json.loads(line) for line in lines]
     assert [record["index"] for record in records] == [0, 1, 2]
-    assert {record["lead_id"] for record in records} == {lead.id for lead in server.state.leads()}
-    assert records[1]["input_name"] is None
-    assert isinstance(records[0]["opportunity_score"], int)
+    stored = {lead.id: lead for lead in server.state.leads()}
+    assert {record["lead"]["id"] for record in records} == set(stored)
+    assert records[1]["input"]["name"] is None
+    # The structure is kept: the whole lead as the API returns it, lists as lists.
+    for record in records:
+        assert record["lead"] == stored[record["lead"]["id"]].model_dump(mode="json")
+        assert isinstance(record["lead"]["enrichment"]["tags"], list)
+        assert isinstance(record["lead"]["enrichment"]["buying_committee"][0], dict)
+        assert record["error"] is None
+        assert record["charged"] is True
+
+
+def test_jsonl_keeps_the_error_as_an_object(run: Run, server: FakeServer, tmp_path: Path) -> None:
+    out = tmp_path / "out.jsonl"
+    result = run("enrich-file", write(tmp_path, "company,domain\nDoomed,doomed.fail\n"), "-o", str(out))
+    assert result.code == 1
+    (record,) = [json.loads(line) for line in out.read_text(encoding="utf-8").splitlines()]
+    assert record["status"] == "failed"
+    assert record["lead"] is None
+    assert record["input"] == {
+        "company": "Doomed",
+        "domain": "doomed.fail",
+        "name": None,
+        "email": None,
+        "title": None,
+        "linkedin_url": None,
+    }
+    assert record["error"]["type"] == "InternalServerError"
+    assert record["error"]["status"] == 502
+    assert "leadenrich leads list" in record["error"]["message"]  # advice in command-line terms
 
 
 def test_a_second_run_resumes_from_the_checkpoint(run: Run, server: FakeServer, tmp_path: Path) -> None:
@@ -155,8 +182,8 @@ def test_semicolons_blank_rows_and_a_bom(run: Run, server: FakeServer, tmp_path:
     result = run("enrich-file", str(source), "-o", str(out))
     assert result.code == 0, result.err
     records = [json.loads(line) for line in out.read_text().splitlines()]
-    assert [r["input_company"] for r in records] == ["Initech", "Hooli"]
-    assert records[1]["input_linkedin_url"] == "https://linkedin.com/in/gavin"
+    assert [r["input"]["company"] for r in records] == ["Initech", "Hooli"]
+    assert records[1]["input"]["linkedin_url"] == "https://linkedin.com/in/gavin"
 
 
 def test_a_file_of_no_leads(run: Run, server: FakeServer, tmp_path: Path) -> None:

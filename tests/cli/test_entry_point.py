@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import csv
 import json
 import os
 import signal
@@ -34,6 +35,28 @@ def test_the_script_reads_the_environment(server: FakeServer) -> None:
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout)["tier"] == "growth"
     assert done.stderr == ""
+
+
+def test_a_shell_pipeline_captures_the_job_id_and_follows_it(server: FakeServer) -> None:
+    pipeline = (
+        'J=$("$LEADENRICH" enrich --company Acme --domain acme.com) && '
+        '"$LEADENRICH" jobs get "$J" --wait --poll-interval 0.01 --json'
+    )
+    done = subprocess.run(
+        ["/bin/sh", "-c", pipeline],
+        env={**environment(server), "LEADENRICH": SCRIPT},
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 0, done.stderr
+    (job,) = server.state.jobs()
+    followed = json.loads(done.stdout)
+    assert followed["job_id"] == job.job_id
+    assert followed["status"] == "done"
+    assert followed["result"]["input"]["company"] == "Acme"
+    # The hint went to stderr, where the person running the pipeline sees it.
+    assert done.stderr == f"follow it with: leadenrich jobs get {job.job_id} --wait\n"
 
 
 def test_the_script_fails_with_one_line(server: FakeServer) -> None:
@@ -98,15 +121,24 @@ def test_ctrl_c_lets_the_leads_in_flight_finish(make_server: MakeServer, run: Ru
     _, err = process.communicate(timeout=30)
     assert process.returncode == 130
     *notices, interrupted = err.splitlines()
-    assert interrupted.startswith("leadenrich: interrupted; the finished leads are saved in "), err
+    paid = server.state.charged("enrichment", key=server.api_key)
+    assert interrupted == (
+        f"leadenrich: interrupted; wrote {out} with the {paid} of 12 leads finished so far; "
+        f"the finished leads are saved in {checkpoint_for(out)}: run the same command again to go on"
+    ), err
     # The SDK says it is finishing the leads in flight, unless Ctrl-C landed between two
     # outcomes (it then finishes them all the same, silently).
     assert len(notices) <= 1, err
     assert all(line.startswith("leadenrich: finishing ") for line in notices), err
     assert "Traceback" not in err
-    assert not out.exists()
-    paid = server.state.charged("enrichment", key=server.api_key)
     assert 0 < paid < 12
+    # The output holds the leads done so far; the others are marked not started.
+    rows = list(csv.DictReader(out.read_text(encoding="utf-8").splitlines()))
+    assert [row["index"] for row in rows] == [str(n) for n in range(12)]
+    enriched = {row["lead_id"] for row in rows if row["status"] == "enriched"}
+    assert enriched == {lead.id for lead in server.state.leads()}
+    assert len(enriched) == paid
+    assert {row["status"] for row in rows if row["lead_id"] not in enriched} == {"skipped"}
     # The same command again enriches only the rest.
     resumed = run("enrich-file", str(tmp_path / "leads.csv"), "-o", str(out), server=server)
     assert resumed.code == 0
@@ -126,9 +158,21 @@ def test_a_second_ctrl_c_abandons_them(make_server: MakeServer, run: Run, tmp_pa
     _, err = process.communicate(timeout=30)
     assert process.returncode == 130
     assert err.startswith("leadenrich: interrupted; the leads in flight were abandoned")
+    assert err.rstrip().endswith(f"or add --max-credits 0 to only write {out} from it, starting no lead")
     assert "Traceback" not in err
+    assert not out.exists()  # the abandoned threads may still be writing the checkpoint
     # The abandoned leads finish on the service; the next run finds them instead of paying again.
     assert server.state.wait_until(lambda: server.state.in_flight == 0, timeout=20)
     age_checkpoint(checkpoint_for(out))  # else the rerun waits out the service's 100 s
+    # As the message says: the output from the checkpoint alone, no lead started.
+    only_write = run(
+        "enrich-file", str(tmp_path / "leads.csv"), "-o", str(out), "--max-credits", "0", server=server
+    )
+    assert only_write.code in (0, 1), only_write.err  # 1 when an abandoned lead is not in the checkpoint
+    rows = list(csv.DictReader(out.read_text(encoding="utf-8").splitlines()))
+    assert len(rows) == 5
+    assert {row["status"] for row in rows} <= {"enriched", "skipped"}
+    assert server.state.charged("enrichment", key=server.api_key) == 5
+    # The same command again finds the abandoned leads instead of paying for them twice.
     assert run("enrich-file", str(tmp_path / "leads.csv"), "-o", str(out), server=server).code == 0
     assert server.state.charged("enrichment", key=server.api_key) == 5

@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import re
 import signal
+import socket
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -64,19 +65,33 @@ def test_no_command_prints_help_and_fails(capsys: pytest.CaptureFixture[str]) ->
     [
         (["fake-server", "--port", "70000"], "0 to 65535"),
         (["fake-server", "--port", "http"], "not a port"),
-        (["fake-server", "--time-scale", "soon"], "invalid float"),
+        (["fake-server", "--time-scale", "soon"], "argument --time-scale: not a number: 'soon'"),
+        (["fake-server", "--time-scale", "0"], "argument --time-scale: must be a number > 0"),
+        (["fake-server", "--time-scale", "-1"], "argument --time-scale: must be a number > 0"),
     ],
 )
 def test_bad_arguments_exit_2(argv: list[str], message: str, capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit) as exited:
         main(argv)
     assert exited.value.code == 2
-    assert message in capsys.readouterr().err
+    err = capsys.readouterr().err
+    assert message in err
+    assert err.startswith("leadenrich: error: ")
+    assert len(err.splitlines()) == 1
 
 
-def test_an_invalid_setting_exits_2_naming_it(capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["fake-server", "--time-scale", "0"]) == 2
-    assert "time_scale must be" in capsys.readouterr().err
+def test_a_busy_port_is_one_line_naming_it(capsys: pytest.CaptureFixture[str]) -> None:
+    with socket.create_server(("127.0.0.1", 0)) as taken:
+        port = taken.getsockname()[1]
+        handler = signal.getsignal(signal.SIGINT)
+        assert main(["fake-server", "--port", str(port)]) == 1
+    assert signal.getsignal(signal.SIGINT) is handler
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert captured.err == (
+        f"leadenrich: error: cannot listen on 127.0.0.1:{port}: address already in use; "
+        "choose another --port, or 0 for a free one\n"
+    )
 
 
 @pytest.fixture
@@ -110,9 +125,9 @@ def served() -> Iterator[tuple[subprocess.Popen[str], str, str]]:
         process.communicate(timeout=10)
 
 
-@pytest.mark.parametrize("stop", [signal.SIGINT, signal.SIGTERM])
+@pytest.mark.parametrize(("stop", "code"), [(signal.SIGINT, 130), (signal.SIGTERM, 0)])
 def test_fake_server_serves_until_interrupted(
-    served: tuple[subprocess.Popen[str], str, str], stop: int
+    served: tuple[subprocess.Popen[str], str, str], stop: int, code: int
 ) -> None:
     process, url, key = served
     with httpx.Client(base_url=url + "/api/v1", trust_env=False, verify=False) as http:
@@ -122,6 +137,6 @@ def test_fake_server_serves_until_interrupted(
     assert usage.json()["tier"] == "growth"
     process.send_signal(stop)
     out, err = process.communicate(timeout=10)
-    assert process.returncode == 0
+    assert process.returncode == code  # Ctrl-C is an interruption, as the exit-code table says
     assert "stopped" in out
     assert "Traceback" not in err

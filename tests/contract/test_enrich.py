@@ -69,6 +69,20 @@ async def test_a_failed_job_raises_job_failed_and_is_refunded(client: Client, se
     assert (await call(client.usage())).monthly_leads.used == 0
 
 
+async def test_a_refunded_sync_failure_reads_as_one_account_of_the_charge(
+    client: Client, server: FakeServer
+) -> None:
+    with pytest.raises(InternalServerError) as raised:
+        await call(client.leads.enrich_sync({"company": "Gone", "domain": "gone.fail"}))
+    message = str(raised.value)
+    # The service's detail comes first, then why the SDK did not send it again: the
+    # second part must leave room for the first, not deny it.
+    assert message.index("the credit was refunded") < message.index("It was not sent again")
+    assert "only the service's own words (such as a refund) tell whether this one was charged" in message
+    assert "does not prove that nothing was charged" not in message
+    assert server.state.charged("enrichment") == 0
+
+
 async def test_sync_enrich_blocks_and_returns_the_lead(client: Client, server: FakeServer) -> None:
     started = time.monotonic()
     lead = await call(client.leads.enrich_sync(ACME))
