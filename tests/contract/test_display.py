@@ -25,11 +25,12 @@ from leadenrich import (
 from leadenrich.testing import FakeServer
 from tests.helpers import call
 
-from .conftest import Client
+from .conftest import PATIENT, Client
 
 pytestmark = pytest.mark.anyio
 
-FAST_POLL = {"poll_interval": 0.01, "timeout": 10}
+FAST_POLL: dict[str, Any] = {"poll_interval": 0.01, **PATIENT}
+"""Quick polls, and a deadline no busy machine reaches: these tests are about the reprs."""
 ACME = {"company": "Acme", "domain": "acme.com", "name": "Ada Lovelace", "email": "ada@acme.com"}
 PERSON = {"first_name": "Ada", "last_name": "Lovelace", "domain": "acme.com"}
 # A private class is a leading underscore and a capital, such as _LeadEcho.
