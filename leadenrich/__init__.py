@@ -66,6 +66,9 @@ if TYPE_CHECKING:
         RateLimits,
     )
     from ._response import APIResponse
+    from ._shared_budget import (
+        SharedBudget,
+    )
     from ._types import DataFrameLike, LeadDict, PersonQuery
 
 _SOURCES: dict[str, str] = {
@@ -120,6 +123,7 @@ _SOURCES: dict[str, str] = {
     "LeadDict": "._types",
     "PersonQuery": "._types",
     "ServiceClock": "._clock",
+    "SharedBudget": "._shared_budget",
 }
 
 
@@ -184,6 +188,7 @@ __all__ = [
     "RateLimitError",
     "RateLimits",
     "ServiceClock",
+    "SharedBudget",
     "TechStack",
     "UnprocessableEntityError",
     "UsageOut",

@@ -146,6 +146,7 @@ class _BaseClient:
     _clock: ServiceClock
     _pacer: Pacer | None
     _owns_http: bool
+    _owns_pacer: bool
     _durations: JobDurations
 
     def _configure(self, settings: Settings, pacer: Pacer | None = None) -> None:
@@ -172,8 +173,12 @@ class _BaseClient:
         self._options = options
         self._policy = policy
         self._clock = clock
+        # A copy on the same budget shares its pacer, which the original closes.
+        self._owns_pacer = pacer is None
         self._pacer = (
-            pacer if pacer is not None else (Pacer(rate_limits, clock) if rate_limits is not None else None)
+            pacer
+            if pacer is not None
+            else (Pacer(rate_limits, clock, options.api_key) if rate_limits is not None else None)
         )
 
     @property
@@ -234,9 +239,10 @@ class _BaseClient:
         `rate_limits`, `max_retry_after`, `upstream_full_retries` and `clock`.
 
         The copy shares the connection pool, and the rate-limit budget and enrichment
-        slots unless it is given other `rate_limits`, another `api_key` or another `clock`. Closing the
-        copy leaves the pool open; closing the original closes it. `copy.copy(client)`
-        is `client.with_options()`.
+        slots unless it is given other `rate_limits`, another `api_key` or another `clock`.
+        Closing the copy leaves the pool (and a shared budget's connections to Redis) open;
+        closing the original closes them. A copy with a budget of its own closes that one.
+        `copy.copy(client)` is `client.with_options()`.
 
         Raises:
             TypeError: A setting that is not one of those above.
@@ -270,14 +276,12 @@ class _BaseClient:
     def _pace_delay(self, call: Call[Any], deadline: Deadline | None) -> float:
         if self._pacer is None or call.bucket is None:
             return 0.0
-        if deadline is None:
-            return self._pacer.reserve(call.bucket) or 0.0
-        delay = self._pacer.reserve(call.bucket, deadline.remaining())
-        if delay is None:
-            raise CutShort(
-                f"when the per-key budget allowed its next request only after the {deadline.timeout:g} s deadline"
-            )
-        return delay
+        return _in_time(self._pacer.reserve(call.bucket, _within(deadline)), deadline)
+
+    async def _async_pace_delay(self, call: Call[Any], deadline: Deadline | None) -> float:
+        if self._pacer is None or call.bucket is None:
+            return 0.0
+        return _in_time(await self._pacer.areserve(call.bucket, _within(deadline)), deadline)
 
     def _new_run(self, call: Call[Any], deadline: Deadline | None) -> RetryRun:
         return RetryRun(self._policy, call, deadline)
@@ -291,11 +295,26 @@ def _policy(max_retries: object, max_retry_after: object, upstream_full_retries:
     )
 
 
+def _within(deadline: Deadline | None) -> float | None:
+    return deadline.remaining() if deadline is not None else None
+
+
+def _in_time(delay: float | None, deadline: Deadline | None) -> float:
+    """The pacer's wait, or the wait's timeout when the pacer's next place is past it."""
+    if delay is None:
+        assert deadline is not None  # the pacer refuses a place only past a deadline
+        raise CutShort(
+            f"when the per-key budget allowed its next request only after the {deadline.timeout:g} s deadline"
+        )
+    return delay
+
+
 def _no_slot(pacer: Pacer, deadline: Deadline | None) -> PollTimeoutError:
     waited = f"{deadline.timeout:g} s" if deadline is not None else "the wait"
     slots = pacer.limits.concurrent_enrichments
     busy = "the enrichment slot" if slots == 1 else f"all {slots} enrichment slots"
-    return PollTimeoutError(f"{busy} of this client stayed busy for {waited}; nothing was sent", last=None)
+    owner = "every client sharing this key's budget" if pacer.shares_slots else "this client"
+    return PollTimeoutError(f"{busy} of {owner} stayed busy for {waited}; nothing was sent", last=None)
 
 
 class SyncAPIClient(_BaseClient):
@@ -328,7 +347,10 @@ class SyncAPIClient(_BaseClient):
             yield
             return
         slots = self._pacer.slots
-        if not slots.acquire(timeout=deadline.remaining() if deadline is not None else None):
+        # Semaphores count real seconds; the deadline, the service's.
+        if not slots.acquire(
+            timeout=self._clock.real_seconds(deadline.remaining()) if deadline is not None else None
+        ):
             raise _no_slot(self._pacer, deadline)
         try:
             yield
@@ -372,6 +394,8 @@ class SyncAPIClient(_BaseClient):
         """
         if self._owns_http:
             self._http.close()
+        if self._owns_pacer and self._pacer is not None:
+            self._pacer.close()
 
     def __enter__(self) -> Self:
         return self
@@ -416,7 +440,7 @@ class AsyncAPIClient(_BaseClient):
             import asyncio
 
             try:
-                await asyncio.wait_for(slots.acquire(), deadline.remaining())
+                await asyncio.wait_for(slots.acquire(), self._clock.real_seconds(deadline.remaining()))
             except asyncio.TimeoutError:
                 raise _no_slot(self._pacer, deadline) from None
         try:
@@ -426,7 +450,7 @@ class AsyncAPIClient(_BaseClient):
 
     async def _attempt(self, call: Call[Any], deadline: Deadline | None) -> httpx.Response:
         request = build_request(self._http, self._options, call)
-        if (delay := self._pace_delay(call, deadline)) > 0:
+        if (delay := await self._async_pace_delay(call, deadline)) > 0:
             await self._clock.asleep(delay)
         started = time.perf_counter()
         try:
@@ -461,6 +485,8 @@ class AsyncAPIClient(_BaseClient):
         """
         if self._owns_http:
             await self._http.aclose()
+        if self._owns_pacer and self._pacer is not None:
+            await self._pacer.aclose()
 
     async def __aenter__(self) -> Self:
         return self

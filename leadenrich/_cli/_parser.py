@@ -327,7 +327,7 @@ def _jobs(commands: _Commands) -> None:
 def _leads(commands: _Commands) -> None:
     group = commands.add_parser("leads", help="stored leads", description="The account's enriched leads.")
     actions = group.add_subparsers(title="actions", metavar="ACTION", required=True)
-    listing = _command(actions, "list", "list stored leads, newest first")
+    listing = _command(actions, "list", "list stored leads, in the service's order")
     listing.add_argument(
         "--limit", type=_positive_int, default=50, metavar="N", help="leads per page (default: %(default)s)"
     )

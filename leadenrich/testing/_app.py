@@ -6,10 +6,11 @@ import json
 import threading
 import warnings
 from typing import Annotated, Any, Literal, cast
+from urllib.parse import parse_qs
 
 from fastapi import APIRouter, Depends, FastAPI, Path, Query, Request, Response
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import JSONResponse
+from fastapi.responses import JSONResponse, PlainTextResponse
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from pydantic import BaseModel
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
@@ -31,7 +32,10 @@ from .._models.leads import EnrichRequest
 from ._faults import FaultPlan, applies, faults_enabled, serve_with_faults
 from ._records import ApiError, Caller
 from ._runtime import Runtime
+from ._settings import FakeSettings
+from ._shapes import delete_body, health_body, invalid, listing, page_bounds
 from ._state import FakeState
+from ._unknown_fields import known_fields_only
 
 __all__ = ["build_app"]
 
@@ -72,25 +76,40 @@ _NOT_FOUND: dict[int | str, dict[str, Any]] = {404: _error("Not found, or not ow
 
 
 _RUNTIME = "leadenrich.runtime"
+_CALLER = "leadenrich.caller"
+_API = "/api/v1/"
+_PUBLIC = frozenset({"/api/v1/health"})
+_ENRICH = "/api/v1/leads/enrich"
 
 
 def _runtime(request: Request) -> Runtime:
     return cast("Runtime", request.scope[_RUNTIME])
 
 
-def _bucket(request: Request) -> Literal["sync", "async"]:
-    # Async job creation has its own bucket; everything else, an unknown mode included,
+def _mode(raw: str, settings: FakeSettings) -> Literal["sync", "async"] | None:
+    """The mode an enrich request runs in; None when `unknown_mode` rejects it."""
+    if raw == "sync":
+        return "sync"
+    if raw == "async":
+        return "async"
+    return None if settings.unknown_mode == "reject" else settings.unknown_mode
+
+
+def _bucket(method: str, path: str, query: bytes, settings: FakeSettings) -> Literal["sync", "async"]:
+    # Async job creation has its own bucket; everything else, a rejected mode included,
     # counts against the sync one.
-    if request.method == "POST" and request.url.path.endswith("/leads/enrich"):
-        return "async" if request.query_params.get("mode", "async") == "async" else "sync"
+    if method == "POST" and path == _ENRICH:
+        raw = parse_qs(query.decode("latin-1")).get("mode", ["async"])[-1]
+        return "async" if _mode(raw, settings) == "async" else "sync"
     return "sync"
 
 
 async def _authenticate(
     request: Request, credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(_bearer)]
 ) -> Caller:
-    token = credentials.credentials if credentials is not None else None
-    return _runtime(request).state.authenticate(token, _bucket(request))
+    # The server authenticated the request before the app parsed anything (see
+    # _ServerApp._serve_api); `credentials` is here for the OpenAPI document.
+    return cast("Caller", request.scope[_CALLER])
 
 
 Authenticated = Annotated[Caller, Depends(_authenticate)]
@@ -108,9 +127,9 @@ router = APIRouter(prefix="/api/v1")
 
 
 @router.get("/health", response_model=Health, tags=["health"])
-async def health() -> Response:
+async def health(request: Request) -> Response:
     """Liveness: no key needed, nothing counted or charged."""
-    return _json(Health.model_validate({"status": "ok", "version": API_VERSION}), exclude_none=True)
+    return health_body(_runtime(request).state.settings.health_body, API_VERSION)
 
 
 @router.post(
@@ -131,18 +150,23 @@ async def enrich(
     body: EnrichRequest,
     caller: Authenticated,
     mode: Annotated[
-        Literal["sync", "async"], Query(description="`async` (default) queues a job; `sync` blocks")
+        str,
+        Query(
+            description="`async` (default) queues a job; `sync` blocks",
+            json_schema_extra={"enum": ["sync", "async"]},
+        ),
     ] = "async",
 ) -> Response:
     """Enrich one lead, as a job (async, 202) or inline (sync, 200)."""
     runtime = _runtime(request)
-    if mode == "sync":
-        outcome = runtime.state.admit_sync(caller, body.lead)
-        lead = outcome if isinstance(outcome, LeadOut) else await runtime.run_blocking(outcome)
-        return _json(lead)
-    job, run = runtime.state.create_job(caller, body.lead, body.callback_url)
-    if run is not None:
-        runtime.spawn(runtime.run_job(run, body.callback_url))
+    run_as = _mode(mode, runtime.state.settings)
+    if run_as is None:
+        raise invalid(("query", "mode"), "Input should be 'sync' or 'async'", "literal_error", mode)
+    if run_as == "sync":
+        return _json(await runtime.enrich_sync(caller, body.lead))
+    job, plan = runtime.state.create_job(caller, body.lead, body.callback_url)
+    if plan is not None:
+        runtime.spawn(runtime.run_job(job.job_id, caller, body.lead, plan, body.callback_url))
     elif body.callback_url is not None:
         runtime.spawn(runtime.deliver(job, body.callback_url))
     return _json(EnrichJobCreated(job_id=job.job_id, status="queued"), 202)
@@ -158,13 +182,17 @@ async def get_job(request: Request, job_id: str, caller: Authenticated) -> Respo
 async def list_leads(
     request: Request,
     caller: Authenticated,
-    limit: Annotated[int, Query(ge=1, le=500, description="Page size, 1 to 500")] = 50,
-    skip: Annotated[int, Query(ge=0, description="Leads to skip")] = 0,
+    limit: Annotated[
+        int, Query(description="Page size, 1 to 500", json_schema_extra={"minimum": 1, "maximum": 500})
+    ] = 50,
+    skip: Annotated[int, Query(description="Leads to skip", json_schema_extra={"minimum": 0})] = 0,
 ) -> Response:
-    """The account's leads, newest first unless `listing_order` says otherwise: `{items, total, limit, skip}`."""
+    """The account's leads, newest first by default: `{items, total, limit, skip}` by
+    default (the settings `list_order`, `list_shape` and `list_limit_bounds` change that)."""
+    settings = _runtime(request).state.settings
+    limit, skip = page_bounds(settings, limit, skip)
     items, total = _runtime(request).state.page(caller, limit, skip)
-    page = LeadPage.model_validate({"items": items, "total": total, "limit": limit, "skip": skip})
-    return _json(page)
+    return listing(request, settings.list_shape, items, total, limit, skip)
 
 
 @router.get("/leads/{lead_id}", response_model=LeadOut, tags=["leads"], responses={**_COMMON, **_NOT_FOUND})
@@ -177,9 +205,11 @@ async def get_lead(request: Request, lead_id: str, caller: Authenticated) -> Res
     "/leads/{lead_id}", response_model=LeadDeleted, tags=["leads"], responses={**_COMMON, **_NOT_FOUND}
 )
 async def delete_lead(request: Request, lead_id: str, caller: Authenticated) -> Response:
-    """Delete a stored lead: `{id, deleted: true}`."""
-    _runtime(request).state.delete_lead(caller, lead_id)
-    return _json(LeadDeleted(id=lead_id, deleted=True), exclude_none=True)
+    """Delete a stored lead: `{id, deleted: true}` by default (see `delete_body`)."""
+    state = _runtime(request).state
+    lead = state.lead(caller, lead_id)
+    state.delete_lead(caller, lead_id)
+    return delete_body(state.settings.delete_body, lead)
 
 
 @router.post(
@@ -194,7 +224,8 @@ async def delete_lead(request: Request, lead_id: str, caller: Authenticated) -> 
     },
 )
 async def re_enrich(request: Request, lead_id: str, caller: Authenticated) -> Response:
-    """Enrich a stored lead again: blocks like sync mode and charges one enrichment credit."""
+    """Enrich a stored lead again: blocks like sync mode and charges one enrichment credit
+    (unless `re_enrich_charge="free"`)."""
     runtime = _runtime(request)
     run = runtime.state.admit_re_enrich(caller, lead_id)
     return _json(await runtime.run_blocking(run))
@@ -254,7 +285,12 @@ async def _receive_callback(
 
 
 async def _on_api_error(request: Request, exc: Exception) -> Response:
-    error = cast("ApiError", exc)
+    return _error_response(cast("ApiError", exc))
+
+
+def _error_response(error: ApiError) -> Response:
+    if error.plain:
+        return PlainTextResponse(error.detail, status_code=error.status_code, headers=error.headers)
     return JSONResponse({"detail": error.detail}, status_code=error.status_code, headers=error.headers)
 
 
@@ -308,15 +344,35 @@ class _ServerApp:
         state.record_serving(1)
         try:
             if self.faults is not None and applies(path):
-                await serve_with_faults(self.app, self.faults, state, scope, receive, send, recording, token)
+                await serve_with_faults(self._api, self.faults, state, scope, receive, send, recording, token)
             else:
-                await self.app(scope, receive, recording(send))
+                await self._api(scope, receive, recording(send))
         except Exception:
             if not recorded:
                 state.record_request(token, method, path, 500)
             raise
         finally:
             state.record_serving(-1)
+
+    async def _api(self, scope: Scope, receive: Receive, send: Send) -> None:
+        """The spec's order: the key (401), the plan (403) and the key's rate (429)
+        before anything of the request is parsed, so a request without a valid key gets
+        401 whatever its body, path or method. Then, under `unknown_fields="ignore"`, the
+        body loses the fields the spec does not list."""
+        method, path = cast("str", scope["method"]), cast("str", scope["path"])
+        if path.startswith(_API) and path not in _PUBLIC:
+            state = self.runtime.state
+            query = cast("bytes", scope.get("query_string", b""))
+            try:
+                scope[_CALLER] = state.authenticate(
+                    _token(scope), _bucket(method, path, query, state.settings)
+                )
+            except ApiError as error:
+                await _error_response(error)(scope, receive, send)
+                return
+            if state.settings.unknown_fields == "ignore":
+                receive = await known_fields_only(path, receive)
+        await self.app(scope, receive, send)
 
     async def _lifespan(self, receive: Receive, send: Send) -> None:
         # The shared FastAPI app has no startup or shutdown work; this server's runtime has.

@@ -17,6 +17,7 @@ __all__ = [
     "ChargeKind",
     "FaultKind",
     "FaultRecord",
+    "Follow",
     "RequestRecord",
     "Run",
     "utcnow",
@@ -31,13 +32,17 @@ def utcnow() -> datetime:
 
 
 class ApiError(Exception):
-    """An error answer: `{"detail": detail}` with `status_code` and `headers`."""
+    """An error answer: `{"detail": detail}` with `status_code` and `headers`, or
+    `detail` as plain text when `plain` is true."""
 
-    def __init__(self, status_code: int, detail: str, headers: Mapping[str, str] | None = None) -> None:
+    def __init__(
+        self, status_code: int, detail: str, headers: Mapping[str, str] | None = None, *, plain: bool = False
+    ) -> None:
         super().__init__(f"{status_code}: {detail}")
         self.status_code = status_code
         self.detail = detail
         self.headers = dict(headers or {})
+        self.plain = plain
 
 
 @dataclass(frozen=True)
@@ -120,3 +125,12 @@ class Run:
     fails: bool
     refresh: bool = False
     """True for a re-enrichment of the stored lead `lead_id`."""
+    charged: bool = True
+    """False for a free re-enrichment: nothing to refund if it fails."""
+
+
+@dataclass(frozen=True)
+class Follow:
+    """An enrichment that waits for the run `ref` with the same email, then is deduped."""
+
+    ref: str

@@ -9,19 +9,30 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Coroutine
+from collections.abc import Callable, Coroutine
 from typing import Any
 
 import httpx
 
-from .._models import JobCompletedEvent, JobOut, LeadOut
+from .._models import JobCompletedEvent, JobOut, LeadIn, LeadOut
 from .._version import __version__
-from ._records import ApiError, CallbackDelivery, Run, utcnow
+from ._records import ApiError, CallbackDelivery, Caller, Follow, Run, utcnow
+from ._settings import FakeSettings
 from ._state import FakeState
 
 __all__ = ["Runtime"]
 
 logger = logging.getLogger("leadenrich.testing")
+
+
+def sync_failure(settings: FakeSettings, why: str, *, refunded: bool) -> ApiError:
+    """The answer to a failed sync enrichment or re-enrichment, per `sync_failure`."""
+    if settings.sync_failure == "500_text":
+        return ApiError(500, "Internal Server Error", plain=True)
+    refund = "the credit was refunded" if refunded else "nothing was charged"
+    if settings.sync_failure == "503_json":
+        return ApiError(503, f"enrichment unavailable: {why}; {refund}")
+    return ApiError(502, f"enrichment_failed: {why}; {refund}")
 
 
 class Runtime:
@@ -32,6 +43,7 @@ class Runtime:
         self.settings = state.settings
         self._tasks: set[asyncio.Task[None]] = set()
         self._client: httpx.AsyncClient | None = None
+        self._change: asyncio.Event | None = None
 
     def spawn(self, work: Coroutine[Any, Any, None]) -> None:
         task = asyncio.get_running_loop().create_task(work)
@@ -43,28 +55,80 @@ class Runtime:
         if not task.cancelled() and task.exception() is not None:
             logger.error("fake server background task failed", exc_info=task.exception())
 
-    async def run_blocking(self, run: Run) -> LeadOut:
-        """Wait out a sync enrichment or re-enrichment; a failed one is a 502 (refunded)."""
-        try:
-            await asyncio.sleep(run.seconds)
-        except asyncio.CancelledError:
-            self.state.abandon(run)
-            raise
-        outcome = self.state.finish(run)
+    def _changed(self) -> None:
+        """A run ended or a job took a slot: whoever waits on one re-checks."""
+        if self._change is not None:
+            self._change.set()
+            self._change = None
+
+    async def _until(self, ready: Callable[[], bool]) -> None:
+        # Every change of slots or runs happens on this loop and calls _changed, so
+        # checking, then waiting for the next change, misses none.
+        while not ready():
+            if self._change is None:
+                self._change = asyncio.Event()
+            await self._change.wait()
+
+    async def _ended(self, ref: str) -> None:
+        await self._until(lambda: not self.state.running(ref))
+
+    async def enrich_sync(self, caller: Caller, lead: LeadIn) -> LeadOut:
+        """Sync mode: the deduped record at once, or after the same-email run it waits
+        for, or a run of its own."""
+        outcome = self.state.admit_sync(caller, lead)
+        while isinstance(outcome, Follow):
+            await self._ended(outcome.ref)
+            outcome = self.state.admit_sync(caller, lead)
         if isinstance(outcome, LeadOut):
             return outcome
-        raise ApiError(502, f"enrichment_failed: {outcome['message']}; the credit was refunded")
+        return await self.run_blocking(outcome)
 
-    async def run_job(self, run: Run, callback_url: str | None) -> None:
+    async def run_blocking(self, run: Run) -> LeadOut:
+        """Wait out a sync enrichment or re-enrichment; a failed one is answered as the
+        settings' `sync_failure` says (refunded in every case)."""
         try:
-            await asyncio.sleep(self.settings.real_seconds(self.settings.queued_seconds))
-            self.state.start_job(run.ref)
             await asyncio.sleep(run.seconds)
         except asyncio.CancelledError:
             self.state.abandon(run)
+            self._changed()
             raise
-        job = self.state.finish_job(run)
-        if callback_url is not None:
+        outcome = self.state.finish(run)
+        self._changed()
+        if isinstance(outcome, LeadOut):
+            return outcome
+        raise sync_failure(self.settings, outcome["message"], refunded=run.charged)
+
+    async def run_job(
+        self, job_id: str, caller: Caller, lead: LeadIn, plan: Run | Follow, callback_url: str | None
+    ) -> None:
+        """A job from `queued` to its end: the intake time, then (if it waits for a run
+        with its email) that run, then a slot, then the enrichment."""
+        step: Run | Follow | None = plan
+        try:
+            await asyncio.sleep(self.settings.real_seconds(self.settings.queued_seconds))
+            while isinstance(step, Follow):
+                await self._ended(step.ref)
+                step = self.state.follow_job(job_id, caller, lead)
+            if step is not None:
+                run = step
+                await self._until(lambda: self.state.start_job(run))
+                self._changed()  # the next job in the queue may take a slot too
+                await asyncio.sleep(run.seconds)
+        except asyncio.CancelledError:
+            if isinstance(step, Run):
+                self.state.abandon(step)
+            else:
+                self.state.abandon_job(job_id)
+            self._changed()
+            raise
+        if step is None:
+            job = self.state.job_out(job_id)
+        else:
+            job = self.state.finish_job(step)
+            self._changed()
+        if callback_url is not None and (
+            job.status == "done" or self.settings.failed_job_callback == "posted"
+        ):
             await self.deliver(job, callback_url)
 
     async def settle(self, lookup_id: str, seconds: float) -> None:

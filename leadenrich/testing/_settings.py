@@ -4,19 +4,65 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from dataclasses import dataclass, fields
-from typing import TYPE_CHECKING, Literal, get_args
+from dataclasses import dataclass, field, fields
+from typing import TYPE_CHECKING, Any, Literal, get_args
 
 from . import _rules
 
 if TYPE_CHECKING:
     from .._models import EmailFindIn, LeadIn, MobileFindIn
 
-__all__ = ["API_TIERS", "FAULT_RATES", "DedupeEmails", "FakeSettings", "ListingOrder", "Tier"]
+__all__ = [
+    "API_TIERS",
+    "FAULT_RATES",
+    "DedupeEmails",
+    "DeleteBody",
+    "FailedJobCallback",
+    "FakeSettings",
+    "HealthBody",
+    "JobAdmission",
+    "ListLimitBounds",
+    "ListOrder",
+    "ListShape",
+    "ReEnrichCharge",
+    "SameEmailInFlight",
+    "SyncFailure",
+    "Tier",
+    "UnknownFields",
+    "UnknownMode",
+]
 
 Tier = Literal["free", "starter", "growth", "scale", "enterprise"]
+# The spec's open points: one Literal per point, its first value the 1.0.0 behaviour
+# (docs/testing.md says what each value means).
+JobAdmission = Literal["queue", "upstream_full"]
+ListOrder = Literal["newest_first", "oldest_first"]
+ListShape = Literal["items", "bare", "leads", "data", "results"]
+ListLimitBounds = Literal["reject", "clamp"]
+SyncFailure = Literal["502_json", "500_text", "503_json"]
+HealthBody = Literal["status_version", "status", "text", "empty"]
+DeleteBody = Literal["id_deleted", "lead", "message", "empty"]
+UnknownFields = Literal["reject", "ignore"]
+SameEmailInFlight = Literal["charge_both", "dedupe"]
+ReEnrichCharge = Literal["charged", "free"]
+FailedJobCallback = Literal["posted", "not_posted"]
+UnknownMode = Literal["reject", "async", "sync"]
 DedupeEmails = Literal["ignore_case", "exact"]
-ListingOrder = Literal["newest_first", "oldest_first"]
+OPEN_POINTS: dict[str, Any] = {
+    "job_admission": JobAdmission,
+    "list_order": ListOrder,
+    "list_shape": ListShape,
+    "list_limit_bounds": ListLimitBounds,
+    "sync_failure": SyncFailure,
+    "health_body": HealthBody,
+    "delete_body": DeleteBody,
+    "unknown_fields": UnknownFields,
+    "same_email_in_flight": SameEmailInFlight,
+    "re_enrich_charge": ReEnrichCharge,
+    "failed_job_callback": FailedJobCallback,
+    "unknown_mode": UnknownMode,
+    "dedupe_emails": DedupeEmails,
+}
 API_TIERS: frozenset[str] = frozenset({"growth", "scale", "enterprise"})
 """The plans the spec lets through; the others get 403."""
 FAULT_RATES = (
@@ -80,6 +126,52 @@ class FakeSettings:
     """Mobile credits bought by a new account."""
     callback_timeout: float = 5.0
     """Seconds (real, never scaled: it is network I/O) to wait for a callback receiver."""
+    # The spec's open points. Each is one reading the real service may follow; the
+    # contract tests run the SDK against every value. `open_points()` lists them.
+    # Keyword-only, so the positions of the settings above and below stay as in 1.0.0.
+    job_admission: JobAdmission = field(default="queue", kw_only=True)
+    """What async creation does while every enrichment slot is busy. `queue`: 202, and
+    the job stays `queued` until a slot frees (oldest first). `upstream_full`: the 1.0.0
+    fake's reading, a 429 `upstream_full` (the job takes a slot at creation or is refused)."""
+    list_order: ListOrder = field(default="newest_first", kw_only=True)
+    """The order of `GET /leads`: `newest_first` or `oldest_first` (by creation)."""
+    list_shape: ListShape = field(default="items", kw_only=True)
+    """The body of `GET /leads`: `items` is `{items, total, limit, skip}`; `bare` a bare
+    list; `leads` is `{leads, count}`; `data` is `{data, has_more}`; `results` is
+    `{results, count, next, previous}` with `next` and `previous` as URLs or null."""
+    list_limit_bounds: ListLimitBounds = field(default="reject", kw_only=True)
+    """`limit` outside 1 to `list_max_limit`, or a negative `skip`: `reject` answers 422;
+    `clamp` serves the nearest allowed value without saying so."""
+    list_max_limit: int = field(default=500, kw_only=True)
+    """The largest page `GET /leads` serves."""
+    sync_failure: SyncFailure = field(default="502_json", kw_only=True)
+    """A failed sync enrichment or re-enrichment (always refunded): `502_json` is 502
+    `{"detail": "enrichment_failed: ...; the credit was refunded"}`; `500_text` a
+    plain-text 500 `Internal Server Error`; `503_json` a 503 with a JSON detail."""
+    health_body: HealthBody = field(default="status_version", kw_only=True)
+    """The health answer: `status_version` is `{"status": "ok", "version": "1.0.0"}`,
+    `status` is `{"status": "ok"}`, `text` the plain text `OK`, `empty` a 204."""
+    delete_body: DeleteBody = field(default="id_deleted", kw_only=True)
+    """The delete answer: `id_deleted` is `{"id": ..., "deleted": true}`, `lead` the
+    deleted LeadOut, `message` is `{"message": "lead deleted"}`, `empty` a 204."""
+    unknown_fields: UnknownFields = field(default="reject", kw_only=True)
+    """A request body field the spec does not list: `reject` (422) or `ignore` (dropped)."""
+    same_email_in_flight: SameEmailInFlight = field(default="charge_both", kw_only=True)
+    """An enrichment whose email matches a run still in flight (same account):
+    `charge_both` runs and charges both, storing two leads; `dedupe` waits for the first
+    and returns its lead with `deduped: true`, free (or runs if the first failed)."""
+    re_enrich_charge: ReEnrichCharge = field(default="charged", kw_only=True)
+    """Whether re-enrich spends one enrichment credit (`charged`) or nothing (`free`)."""
+    failed_job_callback: FailedJobCallback = field(default="posted", kw_only=True)
+    """Whether a failed job's callback is POSTed (`posted`, with `error`) or not at all."""
+    unknown_mode: UnknownMode = field(default="reject", kw_only=True)
+    """`mode` other than `sync` or `async`: `reject` (422 at `["query", "mode"]`), or run
+    it as `async` or as `sync`."""
+    dedupe_emails: DedupeEmails = field(default="ignore_case", kw_only=True)
+    """How a lead's email is matched against the stored contacts (the spec says a known
+    contact is returned deduped, not how emails compare): `ignore_case` (spaces around
+    and letter case ignored) or `exact`."""
+
     fault_seed: int = 0
     """Seeds every fault decision: one seed and one request always meet the same fault."""
     server_error_rate: float = 0.0
@@ -100,12 +192,6 @@ class FakeSettings:
     """Share of enrichment requests that start a burst of `upstream_full` 429s."""
     upstream_full_burst: int = 5
     """How many enrichment requests in a row one burst refuses, its first included."""
-    dedupe_emails: DedupeEmails = "ignore_case"
-    """How a lead's email is matched against the stored contacts (the spec says a known
-    contact is returned deduped, not how emails compare): `ignore_case` (spaces around
-    and letter case ignored) or `exact`."""
-    listing_order: ListingOrder = "newest_first"
-    """The order of `GET /leads` (the spec does not say): `newest_first` or `oldest_first`."""
 
     def __post_init__(self) -> None:
         _positive_number("time_scale", self.time_scale, "1.0 is real time, 0.005 makes 30 s last 0.15 s")
@@ -122,6 +208,7 @@ class FakeSettings:
         if self.monthly_leads is not None:
             _integer("monthly_leads", self.monthly_leads, 0, "or None for unlimited")
         check_tier("FakeSettings.tier", self.tier)
+        self._check_open_points()
         if isinstance(self.fault_seed, bool) or not isinstance(self.fault_seed, int):  # pyright: ignore[reportUnnecessaryIsInstance]
             raise ValueError(f"FakeSettings.fault_seed must be an int, got {self.fault_seed!r}")
         total = sum(_rate(name, getattr(self, name)) for name in FAULT_RATES)
@@ -131,12 +218,20 @@ class FakeSettings:
             )
         _positive_number("slow_seconds", self.slow_seconds, "real seconds")
         _integer("upstream_full_burst", self.upstream_full_burst, 1)
-        _choice("dedupe_emails", self.dedupe_emails, DedupeEmails)
-        _choice("listing_order", self.listing_order, ListingOrder)
         for name in ("enrichment_fails", "email_found", "mobile_found"):
             if not callable(getattr(self, name)):
                 raise ValueError(
                     f"FakeSettings.{name} must be a callable taking the request, returning a bool"
+                )
+
+    def _check_open_points(self) -> None:
+        _integer("list_max_limit", self.list_max_limit, 1)
+        for name, choices in OPEN_POINTS.items():
+            allowed = get_args(choices)
+            if getattr(self, name) not in allowed:
+                raise ValueError(
+                    f"FakeSettings.{name} must be one of {', '.join(map(repr, allowed))}; "
+                    f"got {getattr(self, name)!r}"
                 )
 
     def real_seconds(self, api_seconds: float) -> float:
@@ -163,17 +258,22 @@ class FakeSettings:
         """The names of every setting."""
         return [f.name for f in fields(cls)]
 
+    @classmethod
+    def open_points(cls) -> dict[str, tuple[str, ...]]:
+        """The settings for the points the spec leaves open, each with every value it
+        takes, the 1.0.0 fake's first (for `job_admission`, the spec's reading first).
+
+        Examples:
+            >>> FakeSettings.open_points()["list_order"]
+            ('newest_first', 'oldest_first')
+        """
+        return {name: get_args(choices) for name, choices in OPEN_POINTS.items()}
+
 
 def check_tier(name: str, tier: object) -> None:
     allowed = get_args(Tier)
     if tier not in allowed:
         raise ValueError(f"{name} must be one of {', '.join(allowed)}; got {tier!r}")
-
-
-def _choice(name: str, value: object, allowed: object) -> None:
-    choices: tuple[str, ...] = get_args(allowed)
-    if value not in choices:
-        raise ValueError(f"FakeSettings.{name} must be one of {', '.join(map(repr, choices))}, got {value!r}")
 
 
 def _number(name: str, value: object) -> float:

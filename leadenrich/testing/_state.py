@@ -11,6 +11,7 @@ from __future__ import annotations
 import math
 import secrets
 import time
+from collections import deque
 from typing import Any
 
 from .._models import (
@@ -26,7 +27,7 @@ from .._models import (
 from . import _content
 from ._accounts import Account, ApiKey, Bucket, new_key
 from ._journal import Journal
-from ._records import ApiError, Caller, ChargeKind, Run, utcnow
+from ._records import ApiError, Caller, ChargeKind, Follow, Run, utcnow
 from ._settings import API_TIERS, FakeSettings, check_tier
 from ._stored import StoredJob, StoredLead, StoredLookup
 
@@ -89,6 +90,13 @@ class FakeState(Journal):
         self._lookups: dict[str, StoredLookup] = {}
         self._in_flight = 0
         self._peak_in_flight = 0
+        self._slotted: set[str] = set()
+        """The runs holding a platform slot."""
+        self._waiting: deque[str] = deque()
+        """Jobs past their intake time waiting for a slot, oldest first (`queue` admission)."""
+        self._open_runs: set[str] = set()
+        self._running_emails: dict[tuple[str, str], str] = {}
+        """(user, email) -> the first open run with that email, for `same_email_in_flight`."""
 
     def add_key(
         self,
@@ -201,11 +209,24 @@ class FakeState(Journal):
                 key.admit(bucket, self.settings, time.monotonic())
             return Caller(key.secret, account.name)
 
-    def _take_slot(self) -> None:
+    def _take_slot(self, ref: str) -> None:
         if self._in_flight >= self.settings.max_concurrent_enrichments:
             raise upstream_full(self.settings)
+        self._slotted.add(ref)
         self._in_flight += 1
         self._peak_in_flight = max(self._peak_in_flight, self._in_flight)
+
+    def _release(self, run: Run) -> None:
+        """The run is over: its slot (or its place in the queue) and its email are free."""
+        if run.ref in self._slotted:
+            self._slotted.discard(run.ref)
+            self._in_flight -= 1
+        if run.ref in self._waiting:
+            self._waiting.remove(run.ref)
+        self._open_runs.discard(run.ref)
+        email = self._email_key(run.caller.user, run.lead.email)
+        if email is not None and self._running_emails.get(email) == run.ref:
+            del self._running_emails[email]
 
     def _charge(self, kind: ChargeKind, caller: Caller, ref: str, amount: int = 1) -> None:
         account = self._accounts[caller.user]
@@ -228,11 +249,41 @@ class FakeState(Journal):
     def _same_email(self, email: str) -> str:
         return email if self.settings.dedupe_emails == "exact" else email.strip().lower()
 
-    def _admit(self, caller: Caller, lead: LeadIn, ref: str, lead_id: str, *, refresh: bool = False) -> Run:
+    def _email_key(self, user: str, email: str | None) -> tuple[str, str] | None:
+        """The key runs in flight are matched by, compared as `dedupe_emails` says."""
+        return (user, self._same_email(email)) if email and email.strip() else None
+
+    def _follow(self, user: str, email: str | None) -> Follow | None:
+        """Under `same_email_in_flight="dedupe"`, the run to wait for, if one has this email."""
+        key = self._email_key(user, email)
+        if self.settings.same_email_in_flight != "dedupe" or key is None:
+            return None
+        ref = self._running_emails.get(key)
+        return Follow(ref) if ref is not None else None
+
+    def _admit(
+        self,
+        caller: Caller,
+        lead: LeadIn,
+        ref: str,
+        lead_id: str,
+        *,
+        refresh: bool = False,
+        slot: bool = True,
+    ) -> Run:
+        """A run, charged (unless a free re-enrichment) and, when `slot`, holding a slot."""
         account = self._accounts[caller.user]
-        account.check_enrichment_pool()
-        self._take_slot()
-        self._charge("enrichment", caller, ref)
+        charged = not (refresh and self.settings.re_enrich_charge == "free")
+        if charged:
+            account.check_enrichment_pool()
+        if slot:
+            self._take_slot(ref)
+        if charged:
+            self._charge("enrichment", caller, ref)
+        self._open_runs.add(ref)
+        email = self._email_key(caller.user, lead.email)
+        if email is not None and not refresh:
+            self._running_emails.setdefault(email, ref)
         low, high = self.settings.enrichment_seconds
         api_seconds = low + (high - low) * _content.fraction(lead.domain, lead.email, lead.name)
         return Run(
@@ -243,14 +294,24 @@ class FakeState(Journal):
             seconds=self.settings.real_seconds(api_seconds),
             fails=bool(self.settings.enrichment_fails(lead)),
             refresh=refresh,
+            charged=charged,
         )
 
-    def admit_sync(self, caller: Caller, lead: LeadIn) -> LeadOut | Run:
-        """The deduped record, or a charged run holding a slot (402 and 429 charge nothing)."""
+    def running(self, ref: str) -> bool:
+        """Whether the run `ref` was admitted and has not ended yet."""
+        with self._cond:
+            return ref in self._open_runs
+
+    def admit_sync(self, caller: Caller, lead: LeadIn) -> LeadOut | Run | Follow:
+        """The deduped record, a run to wait for first, or a charged run holding a slot
+        (402 and 429 charge nothing)."""
         with self._cond:
             duplicate = self._duplicate(caller.user, lead.email)
             if duplicate is not None:
                 return duplicate.out(deduped=True)
+            follow = self._follow(caller.user, lead.email)
+            if follow is not None:
+                return follow
             lead_id = _id("ld")
             run = self._admit(caller, lead, lead_id, lead_id)
             self._cond.notify_all()
@@ -263,29 +324,74 @@ class FakeState(Journal):
             self._cond.notify_all()
             return run
 
-    def create_job(self, caller: Caller, lead: LeadIn, callback_url: str | None) -> tuple[JobOut, Run | None]:
-        """A queued job and its run, or a job already done with the deduped record."""
+    def create_job(
+        self, caller: Caller, lead: LeadIn, callback_url: str | None
+    ) -> tuple[JobOut, Run | Follow | None]:
+        """A queued job and what it does next (a charged run, or a run to wait for), or a
+        job already done with the deduped record.
+
+        Under `job_admission="upstream_full"` the run takes its slot now (429 when none
+        is free); under `queue` it waits for one in `start_job`.
+        """
         with self._cond:
             job_id = _id("job")
             now = utcnow()
             duplicate = self._duplicate(caller.user, lead.email)
+            plan: Run | Follow | None
             if duplicate is not None:
                 job = StoredJob(job_id, caller.user, caller.key, "done", now, callback_url, now, now)
                 job.result = duplicate.out(deduped=True)
-                run = None
+                plan = None
             else:
-                run = self._admit(caller, lead, job_id, _id("ld"))
+                plan = self._follow(caller.user, lead.email)
+                if plan is None:
+                    slot = self.settings.job_admission == "upstream_full"
+                    plan = self._admit(caller, lead, job_id, _id("ld"), slot=slot)
                 job = StoredJob(job_id, caller.user, caller.key, "queued", now, callback_url)
             self._jobs[job_id] = job
             self._cond.notify_all()
-            return job.out(), run
+            return job.out(), plan
 
-    def start_job(self, job_id: str) -> None:
+    def follow_job(self, job_id: str, caller: Caller, lead: LeadIn) -> Run | Follow | None:
+        """A job whose same-email run has ended: done with that lead (deduped, free), or
+        another run to wait for, or its own run (which queues for a slot). A job the
+        quota no longer allows fails, charged nothing."""
         with self._cond:
             job = self._jobs[job_id]
+            duplicate = self._duplicate(caller.user, lead.email)
+            if duplicate is not None:
+                job.status, job.result = "done", duplicate.out(deduped=True)
+                job.started_at = job.finished_at = utcnow()
+                self._cond.notify_all()
+                return None
+            follow = self._follow(caller.user, lead.email)
+            if follow is not None:
+                return follow
+            try:
+                return self._admit(caller, lead, job_id, _id("ld"), slot=False)
+            except ApiError as exc:
+                job.status, job.finished_at = "failed", utcnow()
+                job.error = {"code": "quota_exceeded", "message": exc.detail, "refunded": False}
+                self._cond.notify_all()
+                return None
+
+    def start_job(self, run: Run) -> bool:
+        """Move the job to `running` if its run holds a slot or can take one now (the
+        oldest waiting job first); False while it must stay `queued`."""
+        with self._cond:
+            if run.ref not in self._slotted:
+                if run.ref not in self._waiting:
+                    self._waiting.append(run.ref)
+                busy = self._in_flight >= self.settings.max_concurrent_enrichments
+                if busy or self._waiting[0] != run.ref:
+                    return False
+                self._waiting.popleft()
+                self._take_slot(run.ref)
+            job = self._jobs[run.ref]
             job.status = "running"
             job.started_at = utcnow()
             self._cond.notify_all()
+            return True
 
     def finish_job(self, run: Run) -> JobOut:
         with self._cond:
@@ -302,14 +408,15 @@ class FakeState(Journal):
     def finish(self, run: Run) -> LeadOut | dict[str, Any]:
         """End a run: free its slot, then store the lead, or refund and return the error."""
         with self._cond:
-            self._in_flight -= 1
+            self._release(run)
             self._cond.notify_all()
             if run.fails:
-                self._charge("enrichment", run.caller, run.ref, -1)
+                if run.charged:
+                    self._charge("enrichment", run.caller, run.ref, -1)
                 return {
                     "code": "enrichment_failed",
                     "message": f"could not enrich {run.lead.domain}: no company data was found for this domain",
-                    "refunded": True,
+                    "refunded": run.charged,
                 }
             tier = self._accounts[run.caller.user].tier
             stored = self._leads.get(run.lead_id) if run.refresh else None
@@ -329,13 +436,28 @@ class FakeState(Journal):
     def abandon(self, run: Run) -> None:
         """A run cut short (the server is stopping): free the slot and refund."""
         with self._cond:
-            self._in_flight -= 1
-            self._charge("enrichment", run.caller, run.ref, -1)
-            job = self._jobs.get(run.ref)
-            if job is not None and job.status in ("queued", "running"):
-                job.status, job.finished_at = "failed", utcnow()
-                job.error = {"code": "server_stopped", "message": "the fake server stopped", "refunded": True}
+            self._release(run)
+            if run.charged:
+                self._charge("enrichment", run.caller, run.ref, -1)
+            self._stop_job(run.ref, refunded=run.charged)
             self._cond.notify_all()
+
+    def abandon_job(self, job_id: str) -> None:
+        """A job cut short before it had a run (it was waiting for one with its email)."""
+        with self._cond:
+            self._stop_job(job_id, refunded=False)
+            self._cond.notify_all()
+
+    def _stop_job(self, job_id: str, *, refunded: bool) -> None:
+        job = self._jobs.get(job_id)
+        if job is not None and job.status in ("queued", "running"):
+            job.status, job.finished_at = "failed", utcnow()
+            job.error = {"code": "server_stopped", "message": "the fake server stopped", "refunded": refunded}
+
+    def job_out(self, job_id: str) -> JobOut:
+        """A job as it stands, whoever owns it."""
+        with self._cond:
+            return self._jobs[job_id].out()
 
     def _owned(self, table: dict[str, Any], caller: Caller, item_id: str, what: str) -> Any:
         item = table.get(item_id)
@@ -360,11 +482,12 @@ class FakeState(Journal):
             self._cond.notify_all()
 
     def page(self, caller: Caller, limit: int, skip: int) -> tuple[list[LeadOut], int]:
-        """One page of the account's leads, in the settings' order, and how many there are."""
+        """One page of the account's leads in the settings' `list_order` (by creation;
+        re-enrichment does not move a lead), and how many there are."""
         with self._cond:
-            stored = self._leads.values()
-            ordered = reversed(stored) if self.settings.listing_order == "newest_first" else iter(stored)
-            mine = [lead for lead in ordered if lead.user == caller.user]
+            mine = [lead for lead in self._leads.values() if lead.user == caller.user]
+            if self.settings.list_order == "newest_first":
+                mine.reverse()
             return [lead.out() for lead in mine[skip : skip + limit]], len(mine)
 
     def usage(self, caller: Caller) -> UsageOut:

@@ -29,8 +29,6 @@ from .conftest import PATIENT, Client
 
 pytestmark = pytest.mark.anyio
 
-FAST_POLL: dict[str, Any] = {"poll_interval": 0.01, **PATIENT}
-"""Quick polls, and a deadline no busy machine reaches: these tests are about the reprs."""
 ACME = {"company": "Acme", "domain": "acme.com", "name": "Ada Lovelace", "email": "ada@acme.com"}
 PERSON = {"first_name": "Ada", "last_name": "Lovelace", "domain": "acme.com"}
 # A private class is a leading underscore and a capital, such as _LeadEcho.
@@ -73,7 +71,7 @@ async def test_a_lead_shows_its_id_company_and_score(client: Client) -> None:
 
 async def test_a_finished_job_shows_its_status_and_lead(client: Client) -> None:
     created = await call(client.leads.enrich({"company": "Initech", "domain": "initech.com"}))
-    job: JobOut = await call(client.jobs.wait(created.job_id, **FAST_POLL))
+    job: JobOut = await call(client.jobs.wait(created.job_id, **PATIENT))
     assert job.result is not None
     assert_readable(
         job, f"job_id={created.job_id!r}", "status='done'", f"result=LeadOut(id={job.result.id!r}"
@@ -84,7 +82,7 @@ async def test_a_finished_job_shows_its_status_and_lead(client: Client) -> None:
 
 async def test_a_failed_job_shows_its_error_cut_short(client: Client) -> None:
     with pytest.raises(JobFailedError) as raised:
-        await call(client.leads.enrich_and_wait({"company": "Gone", "domain": "gone.fail"}, **FAST_POLL))
+        await call(client.leads.enrich_and_wait({"company": "Gone", "domain": "gone.fail"}, **PATIENT))
     assert_readable(raised.value.job, "status='failed'", "error={'code': 'enrichment_failed'")
 
 
@@ -92,7 +90,7 @@ async def test_lookups_show_their_state_and_answer(client: Client) -> None:
     found: EmailFindOut = await call(client.email.find(**PERSON))
     assert found.email is not None
     assert_readable(found, "state='found'", f"email={found.email!r}")
-    lookup: MobileFindOut = await call(client.mobile.find_and_wait(**PERSON, **FAST_POLL))
+    lookup: MobileFindOut = await call(client.mobile.find_and_wait(**PERSON, **PATIENT))
     assert lookup.mobile is not None
     assert_readable(lookup, f"lookup_id={lookup.lookup_id!r}", "state='settled'", f"mobile={lookup.mobile!r}")
 

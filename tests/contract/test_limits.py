@@ -44,10 +44,12 @@ async def test_a_paced_client_never_meets_the_limit(make_client: MakeClient, mak
     assert server.state.status_counts(server.api_key) == {200: 6}
 
 
+@pytest.mark.parametrize("admission", ["queue", "upstream_full"])
 async def test_a_full_platform_is_an_upstream_full_error(
-    make_client: MakeClient, make_server: MakeServer
+    make_client: MakeClient, make_server: MakeServer, admission: str
 ) -> None:
-    server = make_server(enrichment_seconds=(1000.0, 1000.0))  # jobs that outlast the test
+    # Jobs that outlast the test.
+    server = make_server(job_admission=admission, enrichment_seconds=(1000.0, 1000.0))
     client = make_client(server, max_retries=0, upstream_full_retries=0)
     # Another account fills the platform's five slots.
     headers = {"Authorization": f"Bearer {server.add_key()}"}
@@ -57,6 +59,8 @@ async def test_a_full_platform_is_an_upstream_full_error(
                 "/leads/enrich", json={"lead": {"company": "B", "domain": f"b{n}.com"}}
             )
             assert created.status_code == 202
+    # Queued jobs take their slots after their intake time (1 API second).
+    assert server.state.wait_until(lambda: server.state.in_flight == 5)
     busy = server.state.charges()
     with pytest.raises(RateLimitError) as raised:
         await call(client.leads.enrich_sync({"company": "Acme", "domain": "acme.com"}))

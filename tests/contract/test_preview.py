@@ -196,7 +196,7 @@ async def seed(client: Client, server: FakeServer, count: int, emails: bool = Tr
 async def test_max_stored_bounds_the_reading_and_says_how_far_back(
     make_server: MakeServer, make_client: MakeClient, order: str
 ) -> None:
-    server = make_server(listing_order=order)
+    server = make_server(list_order=order)
     client = make_client(server)
     for n in range(5):
         # One at a time, so that each lead has its own created_at.

@@ -114,6 +114,7 @@ def test_upstream_full_is_waited_out_not_raised(make_server: MakeServer) -> None
         headers={"Authorization": f"Bearer {server.add_key()}"},
     )
     assert other.status_code == 202
+    assert server.state.wait_until(lambda: server.state.in_flight == 1)  # it left `queued`
     with LeadEnrich(
         api_key=server.api_key, base_url=server.url, rate_limits=None, clock=server.clock
     ) as client:

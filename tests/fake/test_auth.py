@@ -167,3 +167,61 @@ def test_requests_are_recorded_per_key_by_status(server: FakeServer, http: httpx
     last = server.state.requests()[-1]
     assert (last.method, last.path, last.status_code, last.key) == ("GET", "/api/v1/health", 200, None)
     assert last.at.tzinfo is not None
+
+
+# The order of checks: 401 (key), 403 (plan), then 422 (the request itself).
+BROKEN_BODY = b'{"lead": {"company": '
+
+
+@pytest.mark.parametrize(("method", "path", "body"), AUTHENTICATED)
+def test_without_a_key_a_broken_request_is_401_not_422(
+    server: FakeServer, method: str, path: str, body: dict[str, Any] | None
+) -> None:
+    headers = {"Content-Type": "application/json"}
+    with anonymous_client(server) as anonymous:
+        broken = anonymous.request(method, path, content=BROKEN_BODY, headers=headers)
+        bad_query = anonymous.request(method, path + ("&" if "?" in path else "?") + "limit=x&mode=nope")
+    assert (broken.status_code, bad_query.status_code) == (401, 401)
+    assert broken.headers["www-authenticate"] == "Bearer"
+    assert "Bearer" in broken.json()["detail"]
+    assert server.state.charges() == []
+
+
+@pytest.mark.parametrize(("method", "path", "body"), AUTHENTICATED)
+def test_a_plan_without_api_access_gets_403_before_validation(
+    server: FakeServer, method: str, path: str, body: dict[str, Any] | None
+) -> None:
+    with api_client(server, server.add_key("starter")) as starter:
+        response = starter.request(
+            method, path, content=BROKEN_BODY, headers={"Content-Type": "application/json"}
+        )
+    assert response.status_code == 403
+    assert "upgrade to Growth, Scale or Enterprise" in response.json()["detail"]
+
+
+@pytest.mark.parametrize(("method", "path"), [("POST", "/leads/enrich"), ("POST", "/email/find")])
+def test_with_a_valid_key_a_broken_body_is_422(server: FakeServer, method: str, path: str) -> None:
+    with api_client(server) as http:
+        response = http.request(
+            method, path, content=BROKEN_BODY, headers={"Content-Type": "application/json"}
+        )
+    assert response.status_code == 422
+    [entry] = response.json()["detail"]
+    assert entry["type"] == "json_invalid"
+
+
+def test_unknown_paths_and_methods_need_a_key_too(server: FakeServer, http: httpx.Client) -> None:
+    with anonymous_client(server) as anonymous:
+        assert anonymous.get("/nowhere").status_code == 401
+        assert anonymous.put("/usage").status_code == 401
+    assert http.get("/nowhere").status_code == 404
+    assert http.put("/usage").status_code == 405
+
+
+def test_the_key_rate_is_checked_before_the_body(make_server: Any) -> None:
+    server: FakeServer = make_server(sync_per_minute=1, time_scale=0.1)
+    with api_client(server) as http:
+        assert http.get("/usage").status_code == 200
+        refused = http.post("/email/find", content=BROKEN_BODY, headers={"Content-Type": "application/json"})
+    assert refused.status_code == 429
+    assert refused.json()["detail"].startswith("rate limit exceeded")

@@ -261,6 +261,7 @@ class TestDedupe:
     def test_works_even_when_the_quota_is_spent_and_the_platform_full(self, make_server: MakeServer) -> None:
         # Async jobs stay queued (holding the only slot) for as long as the test runs.
         server = make_server(
+            job_admission="upstream_full",
             monthly_leads=2,
             max_concurrent_enrichments=1,
             enrichment_seconds=(1.0, 1.0),

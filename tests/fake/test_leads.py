@@ -136,7 +136,10 @@ def test_a_failed_re_enrichment_is_a_502_refunded_and_keeps_the_lead(make_server
 
 
 def test_re_enrich_holds_a_platform_slot(make_server: MakeServer) -> None:
-    server = make_server(max_concurrent_enrichments=1, enrichment_seconds=(20.0, 20.0))
+    # Under job_admission="upstream_full" the async job holds the only slot at once.
+    server = make_server(
+        job_admission="upstream_full", max_concurrent_enrichments=1, enrichment_seconds=(20.0, 20.0)
+    )
     with api_client(server) as http:
         lead_id = _enrich(http, "acme.com")["id"]
         assert server.state.peak_in_flight == 1
@@ -146,7 +149,7 @@ def test_re_enrich_holds_a_platform_slot(make_server: MakeServer) -> None:
 
 @pytest.mark.parametrize(("order", "newest_first"), [("newest_first", True), ("oldest_first", False)])
 def test_listing_order_is_a_setting(make_server: MakeServer, order: str, newest_first: bool) -> None:
-    server = make_server(listing_order=order, enrichment_seconds=(4.0, 8.0))
+    server = make_server(list_order=order, enrichment_seconds=(4.0, 8.0))
     with api_client(server) as http:
         ids = [_enrich(http, f"company{n}.com")["id"] for n in range(3)]
         listed = [item["id"] for item in http.get("/leads").json()["items"]]

@@ -34,9 +34,14 @@ def _assert_upstream_full(response: httpx.Response, server: FakeServer) -> None:
 
 
 class TestCeiling:
+    """Under the 1.0.0 reading (`job_admission="upstream_full"`) async jobs take their slot
+    at creation, which makes the ceiling easy to fill; TestQueue has the spec's reading."""
+
     def test_a_sixth_enrichment_is_upstream_full_in_every_mode(self, make_server: MakeServer) -> None:
         # The stored lead is quick to make; async jobs stay queued, holding their slots.
-        server = make_server(enrichment_seconds=(4.0, 8.0), queued_seconds=10_000)
+        server = make_server(
+            job_admission="upstream_full", enrichment_seconds=(4.0, 8.0), queued_seconds=10_000
+        )
         with api_client(server) as http:
             stored = http.post("/leads/enrich", params={"mode": "sync"}, json={"lead": lead("stored.com")})
             assert stored.status_code == 200
@@ -52,7 +57,7 @@ class TestCeiling:
         assert len(server.state.jobs()) == 5
 
     def test_the_ceiling_is_platform_wide(self, make_server: MakeServer) -> None:
-        server = make_server(enrichment_seconds=FOREVER)
+        server = make_server(job_admission="upstream_full", enrichment_seconds=FOREVER)
         with api_client(server) as http:
             _fill(http, 5)
         with api_client(server, server.add_key("enterprise", monthly_leads=None)) as other:
@@ -67,14 +72,18 @@ class TestCeiling:
         ],
     )
     def test_the_detail_counts_the_slots(self, make_server: MakeServer, slots: int, busy: str) -> None:
-        server = make_server(max_concurrent_enrichments=slots, enrichment_seconds=FOREVER)
+        server = make_server(
+            job_admission="upstream_full", max_concurrent_enrichments=slots, enrichment_seconds=FOREVER
+        )
         with api_client(server) as http:
             _fill(http, slots)
             refused = http.post("/leads/enrich", json={"lead": lead()})
         assert refused.json() == {"detail": f"upstream_full: {busy}; retry in a few seconds"}
 
     def test_a_finished_enrichment_frees_its_slot(self, make_server: MakeServer) -> None:
-        server = make_server(max_concurrent_enrichments=2, enrichment_seconds=(20.0, 20.0))
+        server = make_server(
+            job_admission="upstream_full", max_concurrent_enrichments=2, enrichment_seconds=(20.0, 20.0)
+        )
         with api_client(server) as http:
             first, _ = _fill(http, 2)
             assert http.post("/leads/enrich", json={"lead": lead()}).status_code == 429
@@ -84,7 +93,9 @@ class TestCeiling:
         assert server.state.peak_in_flight == 2
 
     def test_a_failed_enrichment_frees_its_slot(self, make_server: MakeServer) -> None:
-        server = make_server(max_concurrent_enrichments=1, enrichment_seconds=(4.0, 8.0))
+        server = make_server(
+            job_admission="upstream_full", max_concurrent_enrichments=1, enrichment_seconds=(4.0, 8.0)
+        )
         with api_client(server) as http:
             assert (
                 http.post("/leads/enrich", params={"mode": "sync"}, json={"lead": lead("x.fail")}).status_code
@@ -96,7 +107,12 @@ class TestCeiling:
             )
 
     def test_retry_after_is_scaled_and_real_time_asks_for_two_seconds(self, make_server: MakeServer) -> None:
-        server = make_server(time_scale=1.0, max_concurrent_enrichments=1, enrichment_seconds=FOREVER)
+        server = make_server(
+            job_admission="upstream_full",
+            time_scale=1.0,
+            max_concurrent_enrichments=1,
+            enrichment_seconds=FOREVER,
+        )
         with api_client(server) as http:
             _fill(http, 1)
             response = http.post("/leads/enrich", json={"lead": lead()})

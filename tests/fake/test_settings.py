@@ -56,7 +56,7 @@ def test_real_time_scale() -> None:
         ("tier", "gold", "growth"),
         ("enrichment_fails", "domain.fail", "callable"),
         ("dedupe_emails", "lower", "'ignore_case', 'exact'"),
-        ("listing_order", "by_id", "'newest_first', 'oldest_first'"),
+        ("list_order", "by_id", "'newest_first', 'oldest_first'"),
     ],
 )
 def test_invalid_settings_name_the_setting_and_what_is_allowed(field: str, value: Any, allowed: str) -> None:

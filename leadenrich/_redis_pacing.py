@@ -1,0 +1,431 @@
+"""One per-key budget for every process on a key, kept in Redis.
+
+Each paced request costs one round trip: a Lua script that does what the local `_Window`
+does (a sliding-window log of send times) on a list in Redis, on the Redis server's clock,
+so every worker on every machine books its place in the same log. The enrichment slots
+are a sorted set of leases, renewed by a background thread while they are held, so the
+slots of a process that dies come back when its leases run out.
+
+redis-py is imported when the first request is paced, never by `import leadenrich`.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import threading
+import time
+from typing import TYPE_CHECKING, Any, Literal
+
+from ._errors import LeadEnrichError
+from ._redis_scripts import ACQUIRE, RENEW, RESERVE
+from ._shared_budget import SharedBudget, masked_url
+
+if TYPE_CHECKING:
+    import asyncio
+
+__all__ = ["AsyncSharedSlots", "SharedPacing", "SharedSlots", "key_base"]
+
+logger = logging.getLogger("leadenrich")
+
+Bucket = Literal["sync", "async"]
+
+
+def key_base(prefix: str, api_key: str) -> str:
+    """The start of this key's Redis names: a hash of the API key, never the key."""
+    import hashlib
+
+    return f"{prefix}:{hashlib.sha256(api_key.encode()).hexdigest()[:32]}"
+
+
+class _Link:
+    """Whether Redis answers, and what a failure turns into (a warning or an error)."""
+
+    def __init__(self, budget: SharedBudget) -> None:
+        self._budget = budget
+        self._down_until: float | None = None
+        self._lock = threading.Lock()
+
+    def usable(self) -> bool:
+        with self._lock:
+            return self._down_until is None or time.monotonic() >= self._down_until
+
+    def failed(self, exc: Exception) -> None:
+        where = masked_url(self._budget.url)
+        if self._budget.on_failure == "raise":
+            raise LeadEnrichError(
+                f"the shared budget at {where} did not answer ({type(exc).__name__}: {exc}); "
+                "nothing was sent. Start Redis, or pass SharedBudget(on_failure='local') "
+                "to pace each process alone while it is away"
+            ) from exc
+        with self._lock:
+            first = self._down_until is None
+            self._down_until = time.monotonic() + self._budget.recheck
+        if first:
+            logger.warning(
+                "the shared budget at %s did not answer (%s: %s); this process paces itself "
+                "alone until it does",
+                where,
+                type(exc).__name__,
+                exc,
+            )
+
+    def answered(self) -> None:
+        with self._lock:
+            was_down, self._down_until = self._down_until is not None, None
+        if was_down:
+            logger.info("the shared budget at %s answers again", masked_url(self._budget.url))
+
+
+_links: dict[SharedBudget, _Link] = {}
+_links_lock = threading.Lock()
+
+
+def _link(budget: SharedBudget) -> _Link:
+    # One per budget and process: a web app that makes a client per request still logs
+    # one warning per outage, and every client waits out the same `recheck`.
+    with _links_lock:
+        return _links.setdefault(budget, _Link(budget))
+
+
+class SharedPacing:
+    """The Redis side of one Pacer: the shared windows, the slot leases, and the link."""
+
+    def __init__(
+        self, budget: SharedBudget, api_key: str, windows: dict[Bucket, tuple[int, float]], slots: int
+    ) -> None:
+        self.budget = budget
+        base = key_base(budget.prefix, api_key)
+        self._window_keys: dict[Bucket, str] = {"sync": f"{base}:sync", "async": f"{base}:async"}
+        self._windows = windows
+        self.slots_key = f"{base}:slots"
+        self.slots = slots
+        self.link = _link(budget)
+        # Redis clients and scripts, made on first use; the async ones belong to one loop.
+        self._sync: Any = None
+        self._async: Any = None
+        self._lock = threading.Lock()
+        self.leases = _Leases(self)
+
+    def _redis_errors(self) -> tuple[type[Exception], ...]:
+        import redis
+
+        return (redis.RedisError, OSError)
+
+    def _client(self) -> Any:
+        with self._lock:
+            if self._sync is None:
+                import redis
+                from redis.backoff import NoBackoff
+                from redis.retry import Retry
+
+                # No retries inside redis-py: a Redis that does not answer within the
+                # timeout once is down for this request, which then goes on locally.
+                client = redis.Redis.from_url(  # pyright: ignore[reportUnknownMemberType]
+                    self.budget.url,
+                    socket_timeout=self.budget.timeout,
+                    socket_connect_timeout=self.budget.timeout,
+                    retry=Retry(NoBackoff(), 0),
+                )
+                self._sync = (
+                    client,
+                    client.register_script(RESERVE),
+                    client.register_script(ACQUIRE),
+                    client.register_script(RENEW),
+                )
+            return self._sync
+
+    def _async_client(self) -> Any:
+        with self._lock:
+            if self._async is None:
+                import redis.asyncio
+                from redis.asyncio.retry import Retry
+                from redis.backoff import NoBackoff
+
+                client = redis.asyncio.Redis.from_url(  # pyright: ignore[reportUnknownMemberType]
+                    self.budget.url,
+                    socket_timeout=self.budget.timeout,
+                    socket_connect_timeout=self.budget.timeout,
+                    retry=Retry(NoBackoff(), 0),
+                )
+                self._async = (client, client.register_script(RESERVE), client.register_script(ACQUIRE))
+            return self._async
+
+    def close(self) -> None:
+        """Close the connections to Redis (they open again if the pacer is used again).
+
+        The renewing thread stops first, so no lease is given back on a connection being
+        closed; the leases still to give back are given back here.
+        """
+        self.drop(self.leases.stop())
+        with self._lock:
+            made, self._sync = self._sync, None
+        if made is not None:
+            made[0].close()
+
+    async def aclose(self) -> None:
+        with self._lock:
+            made, self._async = self._async, None
+        if made is not None:
+            await made[0].aclose()
+        import asyncio
+
+        # Stopping the renewing thread may wait for a Redis call: not on the event loop.
+        await asyncio.to_thread(self.close)
+
+    def _reserve_args(self, bucket: Bucket) -> tuple[list[str], list[str]]:
+        limit, period = self._windows[bucket]
+        return [self._window_keys[bucket]], [str(limit), repr(period)]
+
+    def reserve(self, bucket: Bucket) -> float | None:
+        """Seconds to wait before sending, or None when Redis is away (pace locally)."""
+        if not self.link.usable():
+            return None
+        keys, args = self._reserve_args(bucket)
+        try:
+            wait = float(self._client()[1](keys=keys, args=args))
+        except self._redis_errors() as exc:
+            self.link.failed(exc)
+            return None
+        self.link.answered()
+        return wait
+
+    async def areserve(self, bucket: Bucket) -> float | None:
+        """`reserve` without blocking the event loop."""
+        if not self.link.usable():
+            return None
+        keys, args = self._reserve_args(bucket)
+        try:
+            wait = float(await self._async_client()[1](keys=keys, args=args))
+        except self._redis_errors() as exc:
+            self.link.failed(exc)
+            return None
+        self.link.answered()
+        return wait
+
+    def _acquire_args(self, token: str) -> tuple[list[str], list[str]]:
+        return [self.slots_key], [str(self.slots), repr(self.budget.lease), token]
+
+    def try_acquire(self, token: str) -> bool | None:
+        """Take a lease for `token`: True, False when all are taken, None when Redis is away."""
+        keys, args = self._acquire_args(token)
+        try:
+            taken = bool(self._client()[2](keys=keys, args=args))
+        except self._redis_errors() as exc:
+            self.link.failed(exc)
+            return None
+        self.link.answered()
+        return taken
+
+    async def atry_acquire(self, token: str) -> bool | None:
+        keys, args = self._acquire_args(token)
+        try:
+            taken = bool(await self._async_client()[2](keys=keys, args=args))
+        except self._redis_errors() as exc:
+            self.link.failed(exc)
+            return None
+        self.link.answered()
+        return taken
+
+    def drop(self, tokens: list[str]) -> None:
+        """Give leases back; one that cannot be given back runs out by itself."""
+        if not tokens:
+            return
+        try:
+            self._client()[0].zrem(self.slots_key, *tokens)
+        except Exception as exc:  # a connection closed under the renewing thread included
+            logger.debug("could not give back %d enrichment slot leases: %s", len(tokens), exc)
+
+    def renew(self, tokens: list[str]) -> None:
+        if not tokens:
+            return
+        try:
+            kept = int(self._client()[3](keys=[self.slots_key], args=[repr(self.budget.lease), *tokens]))
+        except Exception as exc:  # never let the renewing thread die
+            logger.debug("could not renew %d enrichment slot leases: %s", len(tokens), exc)
+            return
+        if kept < len(tokens):
+            logger.debug("%d enrichment slot leases ran out before they were renewed", len(tokens) - kept)
+
+    def poll_interval(self) -> float:
+        """How often a waiter asks for a free slot: often next to the lease, at most 5 Hz."""
+        return min(self.budget.lease / 20, 0.2)
+
+
+class _Leases:
+    """The slot leases this process holds, renewed by a daemon thread while any is held.
+
+    A process that dies takes the thread with it, so its leases run out after `lease`
+    seconds and the slots are free again for the others.
+    """
+
+    def __init__(self, pacing: SharedPacing) -> None:
+        self._pacing = pacing
+        self._reset()
+
+    def _reset(self) -> None:
+        self._pid = os.getpid()
+        self._held: list[str] = []
+        # Acquisitions made while Redis was away: they hold a local slot but no lease.
+        self._unleased = 0
+        self._to_drop: list[str] = []
+        self._changed = threading.Condition()
+        self._thread: threading.Thread | None = None
+        self._stopping = False
+
+    def _check_fork(self) -> None:
+        # A forked child inherits the parent's list but not its leases nor its thread.
+        if os.getpid() != self._pid:
+            self._reset()
+
+    def new_token(self) -> str:
+        self._check_fork()
+        return f"{os.getpid()}-{os.urandom(12).hex()}"
+
+    def held(self, token: str | None) -> None:
+        """Record a slot taken, with its lease `token`, or None when Redis was away."""
+        with self._changed:
+            if token is None:
+                self._unleased += 1
+                return
+            self._held.append(token)
+            if self._thread is None:
+                self._thread = threading.Thread(target=self._keep, name="leadenrich-leases", daemon=True)
+                self._thread.start()
+
+    def released(self) -> str | None:
+        """The lease to give back for a slot released (None: that slot had none)."""
+        with self._changed:
+            if self._unleased:
+                self._unleased -= 1
+                return None
+            return self._held.pop() if self._held else None
+
+    def drop_later(self, token: str) -> None:
+        """Have the renewing thread give `token` back (for code that must not block)."""
+        with self._changed:
+            if token in self._held:
+                self._held.remove(token)
+            self._to_drop.append(token)
+            if self._thread is None:
+                self._thread = threading.Thread(target=self._keep, name="leadenrich-leases", daemon=True)
+                self._thread.start()
+            self._changed.notify()
+
+    def stop(self) -> list[str]:
+        """Stop the renewing thread (after the Redis call it may be making); returns the
+        leases released but not given back yet, for the caller to give back.
+
+        Leases still held are no longer renewed and run out; the next slot taken starts
+        a new thread.
+        """
+        with self._changed:
+            thread, self._stopping = self._thread, True
+            self._changed.notify()
+        if thread is not None and thread is not threading.current_thread():
+            thread.join(3 * self._pacing.budget.timeout)
+        with self._changed:
+            self._stopping = False
+            to_drop, self._to_drop = self._to_drop, []
+        return to_drop
+
+    def _keep(self) -> None:
+        every = self._pacing.budget.lease / 3
+        while True:
+            with self._changed:
+                if not self._to_drop and not self._stopping:
+                    self._changed.wait(every)
+                if self._stopping:
+                    self._thread = None
+                    return
+                to_drop, self._to_drop = self._to_drop, []
+                held = list(self._held)
+                if not held and not to_drop:
+                    self._thread = None
+                    return
+            self._pacing.drop(to_drop)
+            self._pacing.renew(held)
+
+
+class SharedSlots:
+    """The enrichment slots of a sync client: this process's semaphore, then a Redis lease.
+
+    Same calls as the `threading.BoundedSemaphore` it stands for.
+    """
+
+    def __init__(self, pacing: SharedPacing) -> None:
+        self._pacing = pacing
+        self._local = threading.BoundedSemaphore(pacing.slots)
+
+    def acquire(self, blocking: bool = True, timeout: float | None = None) -> bool:
+        start = time.monotonic()
+        if not self._local.acquire(blocking, timeout):
+            return False
+        pacing = self._pacing
+        token = pacing.leases.new_token()
+        try:
+            while True:
+                taken = pacing.try_acquire(token) if pacing.link.usable() else None
+                if taken is None or taken:
+                    pacing.leases.held(token if taken else None)
+                    return True
+                left = None if timeout is None else timeout - (time.monotonic() - start)
+                if not blocking or (left is not None and left <= 0):
+                    self._local.release()
+                    return False
+                wait = pacing.poll_interval()
+                time.sleep(wait if left is None else min(wait, left))
+        except BaseException:
+            # Redis failed with on_failure="raise", or an interrupt: keep no slot.
+            self._local.release()
+            raise
+
+    def release(self) -> None:
+        token = self._pacing.leases.released()
+        self._local.release()
+        if token is not None:
+            self._pacing.drop([token])
+
+
+class AsyncSharedSlots:
+    """The enrichment slots of an async client: an asyncio semaphore, then a Redis lease.
+
+    Same calls as the `asyncio.Semaphore` it stands for; `release` does not wait for
+    Redis: the renewing thread gives the lease back.
+    """
+
+    def __init__(self, pacing: SharedPacing) -> None:
+        import asyncio
+
+        self._pacing = pacing
+        self._local: asyncio.Semaphore = asyncio.Semaphore(pacing.slots)
+
+    async def acquire(self) -> bool:
+        await self._local.acquire()
+        pacing = self._pacing
+        token = pacing.leases.new_token()
+        try:
+            while True:
+                taken = await pacing.atry_acquire(token) if pacing.link.usable() else None
+                if taken is None or taken:
+                    pacing.leases.held(token if taken else None)
+                    return True
+                await _asleep(pacing.poll_interval())
+        except BaseException:
+            # Cancelled (a deadline) while asking: the lease may have been granted.
+            pacing.leases.drop_later(token)
+            self._local.release()
+            raise
+
+    def release(self) -> None:
+        token = self._pacing.leases.released()
+        self._local.release()
+        if token is not None:
+            self._pacing.leases.drop_later(token)
+
+
+async def _asleep(seconds: float) -> None:
+    # Leases, rechecks and slot polls are Redis's real time, not the service's.
+    import asyncio
+
+    await asyncio.sleep(seconds)

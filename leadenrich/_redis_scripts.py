@@ -1,0 +1,66 @@
+"""The Lua scripts of a shared budget: each one round trip, atomic, on the Redis clock."""
+
+from __future__ import annotations
+
+__all__ = ["ACQUIRE", "RENEW", "RESERVE"]
+
+# Every script starts with this: the Redis clock, and a way to make a key live at least so
+# long without shortening what another client (with a longer lease, say) gave it.
+PRELUDE = """
+if redis.replicate_commands then redis.replicate_commands() end
+local t = redis.call('TIME')
+local now = tonumber(t[1]) + tonumber(t[2]) / 1000000
+local function keep(key, seconds)
+  local ms = math.ceil(seconds * 1000)
+  if redis.call('PTTL', key) < ms then redis.call('PEXPIRE', key, ms) end
+end
+"""
+
+# The log of send times, as `_Window.reserve` keeps it, on the Redis server's clock.
+# The wait goes back as a string: Redis cuts a Lua number down to an integer.
+RESERVE = (
+    PRELUDE
+    + """
+local limit = tonumber(ARGV[1])
+local period = tonumber(ARGV[2])
+local at = now
+local n = redis.call('LLEN', KEYS[1])
+while n >= limit do
+  local first = tonumber(redis.call('LPOP', KEYS[1]))
+  if first + period > at then at = first + period end
+  n = n - 1
+end
+redis.call('RPUSH', KEYS[1], string.format('%.6f', at))
+keep(KEYS[1], at - now + period)
+return string.format('%.6f', at - now)
+"""
+)
+
+# A lease on one enrichment slot: token -> expiry in a sorted set; expired leases go first.
+ACQUIRE = (
+    PRELUDE
+    + """
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now)
+if redis.call('ZCARD', KEYS[1]) >= tonumber(ARGV[1]) then return 0 end
+redis.call('ZADD', KEYS[1], now + tonumber(ARGV[2]), ARGV[3])
+keep(KEYS[1], tonumber(ARGV[2]) + 1)
+return 1
+"""
+)
+
+# Only leases still there are extended (XX): one that ran out may already be someone else's.
+RENEW = (
+    PRELUDE
+    + """
+local expiry = now + tonumber(ARGV[1])
+local kept = 0
+for i = 2, #ARGV do
+  if redis.call('ZSCORE', KEYS[1], ARGV[i]) then
+    redis.call('ZADD', KEYS[1], 'XX', expiry, ARGV[i])
+    kept = kept + 1
+  end
+end
+if kept > 0 then keep(KEYS[1], tonumber(ARGV[1]) + 1) end
+return kept
+"""
+)

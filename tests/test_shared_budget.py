@@ -1,0 +1,297 @@
+"""A per-key budget shared through a real Redis by many processes."""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import logging
+import multiprocessing
+import subprocess
+import sys
+from dataclasses import replace
+from typing import Any
+
+import pytest
+
+from leadenrich import (
+    AsyncLeadEnrich,
+    InvalidRequestError,
+    LeadDict,
+    LeadEnrich,
+    LeadEnrichError,
+    PollTimeoutError,
+    RateLimits,
+    ServiceClock,
+    SharedBudget,
+)
+from leadenrich._ratelimit import Pacer
+from leadenrich.testing import FakeServer
+from tests.redis_server import RedisServer
+from tests.shared_budget_workers import hold_enrichment_slots, paced_calls
+
+SPAWN = multiprocessing.get_context("spawn")
+REAL = ServiceClock()
+"""The pacers below run on the real clock: Redis counts real seconds."""
+LEAD: LeadDict = {"company": "Acme", "domain": "acme.com"}
+
+
+def test_a_url_is_a_shared_budget_and_its_password_never_shows() -> None:
+    limits = RateLimits(shared="redis://:hunter2@cache:6379/0")
+    assert limits.shared == SharedBudget("redis://:hunter2@cache:6379/0")
+    assert "hunter2" not in repr(limits)
+    assert "***" in repr(limits)
+
+
+@pytest.mark.parametrize(
+    ("options", "message"),
+    [
+        ({"url": "http://cache:6379"}, "must start with redis://"),
+        ({"url": "redis://c", "on_failure": "ignore"}, "'local' or 'raise'"),
+        ({"url": "redis://c", "timeout": 0}, "SharedBudget.timeout must be a number of seconds > 0"),
+        ({"url": "redis://c", "lease": -1}, "SharedBudget.lease"),
+        ({"url": "redis://c", "prefix": ""}, "prefix must be a non-empty str"),
+    ],
+)
+def test_bad_settings_are_refused_with_what_to_do(options: dict[str, Any], message: str) -> None:
+    with pytest.raises(InvalidRequestError, match=message):
+        SharedBudget(**options)
+
+
+def test_shared_must_be_a_url_or_a_shared_budget() -> None:
+    with pytest.raises(TypeError, match="Redis URL, a SharedBudget or None, got int"):
+        RateLimits(shared=6379)  # type: ignore[arg-type]
+
+
+def test_import_leadenrich_does_not_import_redis() -> None:
+    code = (
+        "import sys, leadenrich\n"
+        "leadenrich.LeadEnrich('k', base_url='https://api.test', "
+        "rate_limits=leadenrich.RateLimits(shared='redis://127.0.0.1:1/0'))\n"
+        "assert 'redis' not in sys.modules, sorted(m for m in sys.modules if m.startswith('redis'))\n"
+    )
+    subprocess.run([sys.executable, "-c", code], check=True)
+
+
+def test_redis_keys_are_a_hash_of_the_api_key(redis_url: str) -> None:
+    import redis
+
+    key = "le_live_secret_key_0123456789"
+    pacer = Pacer(RateLimits(shared=redis_url), REAL, key)
+    pacer.reserve("sync")
+    assert pacer.slots.acquire(timeout=1)
+    pacer.slots.release()
+    with redis.Redis.from_url(redis_url, decode_responses=True) as client:
+        names = sorted(str(name) for name in client.keys("*"))
+    digest = hashlib.sha256(key.encode()).hexdigest()[:32]
+    assert names == [f"leadenrich:{digest}:sync"]
+    assert not any(key in name or "secret" in name for name in names)
+    pacer.close()
+
+
+def test_the_shared_window_books_like_the_local_one(redis_url: str) -> None:
+    limits = RateLimits(sync_per_minute=5, period=1.0)
+    local = Pacer(limits, REAL, "k")
+    shared = Pacer(replace(limits, shared=redis_url), REAL, "k")
+    expected = [local.reserve("sync") for _ in range(12)]
+    got = [shared.reserve("sync") for _ in range(12)]
+    assert expected[:5] == [0.0] * 5
+    assert got == pytest.approx(expected, abs=0.05)
+    shared.close()
+
+
+def test_a_slot_released_by_an_async_client_is_free_at_once_elsewhere(redis_url: str) -> None:
+    # A 60 s lease: only the release itself can free the slot in time.
+    limits = RateLimits(concurrent_enrichments=1, shared=SharedBudget(redis_url, lease=60))
+    async_side, sync_side = Pacer(limits, REAL, "k"), Pacer(limits, REAL, "k")
+
+    async def hold_then_release() -> None:
+        assert await async_side.async_slots.acquire()
+        assert not sync_side.slots.acquire(timeout=0.05)
+        async_side.async_slots.release()
+        await async_side.aclose()
+
+    asyncio.run(hold_then_release())
+    assert sync_side.slots.acquire(timeout=5)
+    sync_side.slots.release()
+    sync_side.close()
+
+
+def test_with_options_copies_book_in_the_same_redis_window(
+    redis_url: str, caplog: pytest.LogCaptureFixture
+) -> None:
+    import redis
+
+    with FakeServer() as server:
+        limits = replace(server.rate_limits, sync_per_minute=3, shared=redis_url)
+        with LeadEnrich(server.api_key, base_url=server.url, rate_limits=limits) as client:
+            with client.with_options(max_retries=0) as copy:
+                copy.usage()
+            # Closing the copy left the original's connection to Redis open.
+            client.usage()
+            client.with_options(timeout=10).usage()
+            with redis.Redis.from_url(redis_url) as direct:
+                (key,) = direct.keys("*:sync")
+                assert direct.llen(key) == 3
+        assert _warnings(caplog) == []
+        assert server.state.status_counts(server.api_key) == {200: 3}
+
+
+def _run_workers(kind: str, server: FakeServer, limits: RateLimits | None, processes: int, calls: int) -> int:
+    go = SPAWN.Event()
+    out = SPAWN.Queue()
+    workers = [
+        SPAWN.Process(target=paced_calls, args=(kind, server.url, server.api_key, limits, calls, go, out))
+        for _ in range(processes)
+    ]
+    for worker in workers:
+        worker.start()
+    go.set()
+    limited = sum(out.get(timeout=120) for _ in workers)
+    for worker in workers:
+        worker.join(30)
+        assert worker.exitcode == 0
+    return limited
+
+
+@pytest.mark.parametrize("kind", ["sync", "async"])
+def test_four_processes_on_one_key_never_exceed_the_limit(redis_url: str, kind: str) -> None:
+    # 4 processes x 30 calls on a 60-a-window key (2.4 s windows): 2 windows' worth, all
+    # started at once.
+    with FakeServer(time_scale=0.04) as server:
+        limits = replace(server.rate_limits, shared=SharedBudget(redis_url))
+        limited = _run_workers(kind, server, limits, processes=4, calls=30)
+        assert limited == 0
+        assert server.state.status_counts(server.api_key) == {200: 120}
+
+
+def test_without_the_shared_budget_the_same_processes_meet_429s() -> None:
+    # The control of the test above: each process paces only itself.
+    with FakeServer(time_scale=0.04) as server:
+        limited = _run_workers("sync", server, server.rate_limits, processes=4, calls=30)
+        counts = server.state.status_counts(server.api_key)
+        assert limited == counts[429] > 0
+        assert counts[200] + counts[429] == 120
+
+
+@pytest.mark.parametrize("cls", [LeadEnrich, AsyncLeadEnrich])
+def test_a_killed_worker_frees_its_enrichment_slots_within_its_lease(redis_url: str, cls: Any) -> None:
+    lease = 0.5
+    # Jobs run 20 s (4000 s scaled): the holder keeps its 5 slots until it is killed. The
+    # platform here runs more than 5 at once, so what waits is the client, not the server.
+    with FakeServer(enrichment_seconds=(4000.0, 4000.0), max_concurrent_enrichments=10) as server:
+        limits = replace(
+            server.rate_limits, concurrent_enrichments=5, shared=SharedBudget(redis_url, lease=lease)
+        )
+        holder = SPAWN.Process(target=hold_enrichment_slots, args=(server.url, server.api_key, limits))
+        holder.start()
+        try:
+            assert server.state.wait_until(lambda: len(server.state.jobs()) == 5, 60)
+            # Longer than a lease: the live holder renews its leases, so nothing is sent.
+            busy_message = "all 5 enrichment slots of every client sharing this key's budget stayed busy"
+            with pytest.raises(PollTimeoutError, match=f"{busy_message}.*nothing was sent") as busy:
+                _enrich_and_wait(cls, server, limits, timeout=2 * lease)
+            assert busy.value.last is None
+            assert len(server.state.jobs()) == 5
+        finally:
+            holder.kill()
+            holder.join(10)
+        # The holder's leases run out: a slot is had, a job created (it runs past the timeout).
+        with pytest.raises(PollTimeoutError) as waited:
+            _enrich_and_wait(cls, server, limits, timeout=4 * lease)
+        assert waited.value.last is not None
+        assert len(server.state.jobs()) == 6
+
+
+def _enrich_and_wait(cls: Any, server: FakeServer, limits: RateLimits, timeout: float) -> None:
+    if cls is LeadEnrich:
+        with LeadEnrich(server.api_key, base_url=server.url, rate_limits=limits) as client:
+            client.leads.enrich_and_wait(LEAD, timeout=timeout)
+        return
+
+    async def main() -> None:
+        async with AsyncLeadEnrich(server.api_key, base_url=server.url, rate_limits=limits) as client:
+            await client.leads.enrich_and_wait(LEAD, timeout=timeout)
+
+    asyncio.run(main())
+
+
+def _usage_calls(cls: Any, server: FakeServer, limits: RateLimits, calls: int) -> None:
+    if cls is LeadEnrich:
+        with LeadEnrich(server.api_key, base_url=server.url, rate_limits=limits, max_retries=0) as client:
+            for _ in range(calls):
+                client.usage()
+        return
+
+    async def main() -> None:
+        async with AsyncLeadEnrich(
+            server.api_key, base_url=server.url, rate_limits=limits, max_retries=0
+        ) as c:
+            for _ in range(calls):
+                await c.usage()
+
+    asyncio.run(main())
+
+
+def _warnings(caplog: pytest.LogCaptureFixture) -> list[str]:
+    return [r.getMessage() for r in caplog.records if r.name == "leadenrich" and r.levelno >= logging.WARNING]
+
+
+@pytest.mark.parametrize("cls", [LeadEnrich, AsyncLeadEnrich])
+def test_redis_stopped_mid_run_paces_locally_with_one_warning(
+    own_redis: RedisServer, cls: Any, caplog: pytest.LogCaptureFixture
+) -> None:
+    with FakeServer() as server:
+        # recheck=0: every request asks Redis again, and still only one warning is logged.
+        limits = replace(server.rate_limits, shared=SharedBudget(own_redis.url, timeout=0.2, recheck=0.0))
+        _usage_calls(cls, server, limits, 10)
+        own_redis.stop()
+        _usage_calls(cls, server, limits, 10)
+        _enrich_and_wait(cls, server, limits, timeout=60)  # the slots fall back to local ones
+        # Nothing lost, nothing sent twice, no 429; one warning for the whole process.
+        counts = server.state.status_counts(server.api_key)
+        assert set(counts) == {200, 202}
+        assert counts[202] == 1
+        assert len(server.state.jobs()) == 1
+        assert server.state.jobs()[0].status == "done"
+        (warning,) = _warnings(caplog)
+        assert "did not answer" in warning
+        assert own_redis.url in warning
+
+
+@pytest.mark.parametrize("cls", [LeadEnrich, AsyncLeadEnrich])
+def test_a_frozen_redis_costs_one_timeout_then_local_pacing_until_recheck(
+    own_redis: RedisServer, cls: Any, caplog: pytest.LogCaptureFixture
+) -> None:
+    import redis
+
+    with FakeServer() as server:
+        limits = replace(server.rate_limits, shared=SharedBudget(own_redis.url, timeout=0.2, recheck=3600))
+        _usage_calls(cls, server, limits, 3)
+        own_redis.pause()
+        try:
+            _usage_calls(cls, server, limits, 3)
+        finally:
+            own_redis.resume()
+        assert server.state.status_counts(server.api_key) == {200: 6}
+        assert len(_warnings(caplog)) == 1
+        with redis.Redis.from_url(own_redis.url) as client:
+            client.flushall()
+            # Within `recheck` of the failure, clients of this budget leave Redis alone...
+            _usage_calls(cls, server, limits, 1)
+            assert client.keys("*") == []
+            # ...and a budget that rechecks at once books there again.
+            again = replace(server.rate_limits, shared=SharedBudget(own_redis.url, timeout=0.2, recheck=0))
+            _usage_calls(cls, server, again, 1)
+            assert len(client.keys("*:sync")) == 1
+
+
+@pytest.mark.parametrize("cls", [LeadEnrich, AsyncLeadEnrich])
+def test_on_failure_raise_sends_nothing_when_redis_is_away(own_redis: RedisServer, cls: Any) -> None:
+    with FakeServer() as server:
+        limits = replace(
+            server.rate_limits, shared=SharedBudget(own_redis.url, timeout=0.2, on_failure="raise")
+        )
+        own_redis.stop()
+        with pytest.raises(LeadEnrichError, match=r"did not answer .*nothing was sent"):
+            _usage_calls(cls, server, limits, 1)
+        assert server.state.status_counts(server.api_key) == {}
