@@ -280,13 +280,29 @@ def get_job(job_id: str) -> Call[JobOut]:
     return Call("GET", f"/jobs/{_segment('job_id', job_id)}", _json_parser(JobOut))
 
 
+def _known_keywords(method: str, person: Mapping[str, object]) -> None:
+    # A keyword the signature does not name is a TypeError, as Python raises for any
+    # function (and as a type checker reports through PersonQuery).
+    unknown = [name for name in person if name not in PersonQuery.__annotations__]
+    if unknown:
+        import difflib  # only for a misspelt keyword: it costs import time
+
+        close = difflib.get_close_matches(unknown[0], PersonQuery.__annotations__, n=1)
+        hint = (
+            f"; did you mean {close[0]}?" if close else f"; it takes {', '.join(PersonQuery.__annotations__)}"
+        )
+        raise TypeError(f"{method}() got an unexpected keyword argument {unknown[0]!r}{hint}")
+
+
 def find_email(**person: Unpack[PersonQuery]) -> Call[EmailFindOut]:
+    _known_keywords("email.find", person)
     query = _validated(EmailFindIn, "email search", **person)
     body = query.model_dump_json(exclude_none=True).encode()
     return Call("POST", "/email/find", _json_parser(EmailFindOut), body=body, check_charged=_CHECK_USAGE)
 
 
 def find_mobile(**person: Unpack[PersonQuery]) -> Call[MobileFindOut]:
+    _known_keywords("mobile.find", person)
     query = _validated(MobileFindIn, "mobile lookup", **person)
     body = query.model_dump_json(exclude_none=True).encode()
     return Call("POST", "/mobile/find", _json_parser(MobileFindOut), body=body, check_charged=_CHECK_USAGE)

@@ -349,3 +349,18 @@ def test_elapsed_of_a_response_a_transport_built_with_its_body(clock: Any) -> No
     assert raw.elapsed >= datetime.timedelta(0)
     assert raw.headers["retry-after"] == "0"
     assert raw.parse().tier == "growth"
+
+
+@pytest.mark.parametrize("method", ["email.find", "mobile.find", "mobile.find_and_wait"])
+async def test_an_unknown_person_keyword_is_a_type_error_naming_the_close_one(
+    client: Any, api: respx.MockRouter, method: str
+) -> None:
+    route = api.route().respond(500)
+    owner, _, name = method.partition(".")
+    with pytest.raises(TypeError, match=r"unexpected keyword argument 'domian'; did you mean domain\?"):
+        await call(getattr(getattr(client, owner), name)(first_name="Ada", last_name="L", domian="a.com"))
+    with pytest.raises(TypeError, match="'phone'; it takes linkedin_url, first_name"):
+        await call(
+            getattr(getattr(client, owner), name)(linkedin_url="https://linkedin.com/in/a", phone="+1")
+        )
+    assert route.call_count == 0
