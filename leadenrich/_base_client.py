@@ -6,10 +6,8 @@ async classes differ only where they send or sleep.
 
 from __future__ import annotations
 
-import datetime
 import functools
 import logging
-import time
 from collections.abc import AsyncGenerator, Generator
 from contextlib import asynccontextmanager, contextmanager
 from dataclasses import replace
@@ -101,14 +99,8 @@ def connection_error(exc: httpx.RequestError, request: httpx.Request) -> APIConn
     )
 
 
-def check_status(response: httpx.Response, options: ClientOptions, started: float) -> httpx.Response:
+def check_status(response: httpx.Response, options: ClientOptions) -> httpx.Response:
     """The response when its status is a success; its typed error otherwise."""
-    try:
-        response.elapsed  # noqa: B018
-    except RuntimeError:
-        # httpx times a response as its body streams in; one a transport built with its
-        # body already read (httpx.MockTransport) never streams, and has no time.
-        response.elapsed = datetime.timedelta(seconds=time.perf_counter() - started)
     if logger.isEnabledFor(logging.INFO):
         log_response(response)
     if not response.is_success:
@@ -361,12 +353,11 @@ class SyncAPIClient(_BaseClient):
         request = build_request(self._http, self._options, call)
         if (delay := self._pace_delay(call, deadline)) > 0:
             self._clock.sleep(delay)
-        started = time.perf_counter()
         try:
             response = self._http.send(request)
         except httpx.RequestError as exc:
             raise connection_error(exc, request) from exc
-        return check_status(response, self._options, started)
+        return check_status(response, self._options)
 
     def _retry(
         self, call: Call[Any], first: LeadEnrichError, deadline: Deadline | None
@@ -452,12 +443,11 @@ class AsyncAPIClient(_BaseClient):
         request = build_request(self._http, self._options, call)
         if (delay := await self._async_pace_delay(call, deadline)) > 0:
             await self._clock.asleep(delay)
-        started = time.perf_counter()
         try:
             response = await self._http.send(request)
         except httpx.RequestError as exc:
             raise connection_error(exc, request) from exc
-        return check_status(response, self._options, started)
+        return check_status(response, self._options)
 
     async def _retry(
         self, call: Call[Any], first: LeadEnrichError, deadline: Deadline | None

@@ -13,6 +13,8 @@ import warnings
 
 import httpx
 
+from ._response import elapsed_of
+
 __all__ = ["log_failure", "log_request", "log_response", "logger", "setup_from_environment"]
 
 logger = logging.getLogger("leadenrich")
@@ -66,7 +68,7 @@ def log_request(request: httpx.Request, secret: str) -> None:
 
 def log_response(response: httpx.Response) -> None:
     """INFO: one line per answer (method, path and query, status, elapsed)."""
-    elapsed_ms = response.elapsed.total_seconds() * 1000
+    elapsed_ms = elapsed_of(response).total_seconds() * 1000
     logger.info(
         "%s -> %d %s (%.0f ms)",
         _target(response.request),

@@ -8,11 +8,20 @@ from typing import Any, Generic, TypeVar
 
 import httpx
 
-__all__ = ["APIResponse"]
+__all__ = ["APIResponse", "elapsed_of"]
 
 T = TypeVar("T")
 
 _UNPARSED: Any = object()
+
+
+def elapsed_of(response: httpx.Response) -> datetime.timedelta:
+    """httpx's time for the exchange; zero for a response a transport built with its body
+    already read (httpx.MockTransport), which httpx does not time."""
+    try:
+        return response.elapsed
+    except RuntimeError:
+        return datetime.timedelta(0)
 
 
 class APIResponse(Generic[T]):
@@ -62,12 +71,13 @@ class APIResponse(Generic[T]):
 
     @property
     def elapsed(self) -> datetime.timedelta:
-        """Time from sending the last attempt to reading the whole answer.
+        """Time from sending the last attempt to reading the whole answer (zero for a
+        response an `httpx.MockTransport` built, which httpx does not time).
 
         Examples:
             >>> raw.elapsed.total_seconds()  # doctest: +SKIP
         """
-        return self.http_response.elapsed
+        return elapsed_of(self.http_response)
 
     @property
     def http_request(self) -> httpx.Request:

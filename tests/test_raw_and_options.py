@@ -346,7 +346,7 @@ def test_elapsed_of_a_response_a_transport_built_with_its_body(clock: Any) -> No
     with httpx.Client(transport=httpx.MockTransport(answer)) as http:
         client = LeadEnrich(KEY, base_url="https://api.test", http_client=http, clock=clock)
         raw = client.with_raw_response.usage()
-    assert raw.elapsed >= datetime.timedelta(0)
+    assert raw.elapsed == datetime.timedelta(0)  # httpx does not time what a transport built
     assert raw.headers["retry-after"] == "0"
     assert raw.parse().tier == "growth"
 
