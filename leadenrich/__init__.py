@@ -20,6 +20,7 @@ if TYPE_CHECKING:
         LeadEnrich,
     )
     from ._clock import ServiceClock
+    from ._config import ClientSettings
     from ._errors import (
         APIConnectionError,
         APIResponseValidationError,
@@ -65,9 +66,11 @@ if TYPE_CHECKING:
     from ._ratelimit import (
         RateLimits,
     )
+    from ._response import APIResponse
     from ._shared_budget import (
         SharedBudget,
     )
+    from ._types import DataFrameLike, LeadDict, PersonQuery
 
 _SOURCES: dict[str, str] = {
     "AsyncBulkIterator": "._bulk.iteration",
@@ -116,6 +119,11 @@ _SOURCES: dict[str, str] = {
     "UsageOut": "._models",
     "ValidationErrorItem": "._models",
     "RateLimits": "._ratelimit",
+    "ClientSettings": "._config",
+    "APIResponse": "._response",
+    "DataFrameLike": "._types",
+    "LeadDict": "._types",
+    "PersonQuery": "._types",
     "ServiceClock": "._clock",
     "SharedBudget": "._shared_budget",
 }
@@ -136,6 +144,7 @@ def __dir__() -> list[str]:
 
 __all__ = [
     "APIConnectionError",
+    "APIResponse",
     "APIResponseValidationError",
     "APIStatusError",
     "APITimeoutError",
@@ -147,7 +156,9 @@ __all__ = [
     "BulkPreview",
     "BulkResult",
     "BuyingCommitteeMember",
+    "ClientSettings",
     "CompanyOverview",
+    "DataFrameLike",
     "EmailFindIn",
     "EmailFindOut",
     "EngagementPlaybook",
@@ -161,6 +172,7 @@ __all__ = [
     "JobFailedError",
     "JobOut",
     "LeadDeleted",
+    "LeadDict",
     "LeadEnrich",
     "LeadEnrichError",
     "LeadIn",
@@ -172,6 +184,7 @@ __all__ = [
     "MonthlyLeads",
     "NotFoundError",
     "PermissionDeniedError",
+    "PersonQuery",
     "PollTimeoutError",
     "PreviewRow",
     "QuotaExceededError",

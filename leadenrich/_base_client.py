@@ -6,18 +6,21 @@ async classes differ only where they send or sleep.
 
 from __future__ import annotations
 
+import functools
 import logging
-from collections.abc import AsyncGenerator, Generator, Mapping
+from collections.abc import AsyncGenerator, Generator
 from contextlib import asynccontextmanager, contextmanager
+from dataclasses import replace
+from functools import cached_property
 from typing import Any, TypeVar
 
 import httpx
 import tenacity
 from pydantic import ValidationError
-from typing_extensions import Self
+from typing_extensions import Self, Unpack
 
 from ._clock import ServiceClock
-from ._config import ClientOptions, resolve_clock, resolve_options, with_timeout
+from ._config import ClientOptions, ClientSettings, Settings, resolve_clock, resolve_options
 from ._endpoints import Call
 from ._errors import (
     APIConnectionError,
@@ -28,16 +31,16 @@ from ._errors import (
     PollTimeoutError,
     status_error,
 )
+from ._logs import log_failure, log_request, log_response, logger, setup_from_environment
 from ._polling import CutShort, Deadline, JobDurations
 from ._ratelimit import Pacer, RateLimits
+from ._response import APIResponse
 from ._retry import RetryPolicy, RetryRun
 from ._validate import describe, integer, seconds
 
 __all__ = ["AsyncAPIClient", "SyncAPIClient"]
 
 T = TypeVar("T")
-
-logger = logging.getLogger("leadenrich")
 
 _LOOPBACK = frozenset({"127.0.0.1", "localhost", "::1"})
 
@@ -48,20 +51,38 @@ _NOT_SENT = (httpx.ConnectError, httpx.ConnectTimeout, httpx.PoolTimeout, httpx.
 def build_request(
     http: httpx.Client | httpx.AsyncClient, options: ClientOptions, call: Call[Any]
 ) -> httpx.Request:
-    headers = dict(options.auth_headers if call.auth else options.headers)
+    headers: dict[str, str] | httpx.Headers = dict(options.auth_headers if call.auth else options.headers)
     if call.body is not None:
         headers["Content-Type"] = "application/json"
-    return http.build_request(
+    params = call.params
+    timeout = options.long_timeout if call.runs_enrichment else options.timeout
+    extras = call.extras
+    if extras is not None:
+        # Case-insensitively, so a call's "accept" replaces the client's "Accept".
+        merged = httpx.Headers(headers)
+        merged.update(extras.headers)
+        headers = merged
+        if extras.query:
+            params = {**(params or {}), **extras.query}
+        if extras.timeout is not None:
+            # Taken as given, even below the 100 s a sync enrichment may need: the caller chose it.
+            timeout = extras.timeout
+    request = http.build_request(
         call.method,
         options.base_url + call.path,
-        params=call.params,
+        params=params,
         content=call.body,
         headers=headers,
-        timeout=options.long_timeout if call.runs_enrichment else options.timeout,
+        timeout=timeout,
     )
+    if logger.isEnabledFor(logging.DEBUG):
+        log_request(request, options.api_key)
+    return request
 
 
 def connection_error(exc: httpx.RequestError, request: httpx.Request) -> APIConnectionError:
+    if logger.isEnabledFor(logging.INFO):
+        log_failure(request, exc)
     sent = not isinstance(exc, _NOT_SENT)
     cls = APITimeoutError if isinstance(exc, httpx.TimeoutException) else APIConnectionError
     what = "timed out" if cls is APITimeoutError else "failed"
@@ -78,11 +99,16 @@ def connection_error(exc: httpx.RequestError, request: httpx.Request) -> APIConn
     )
 
 
-def process_response(call: Call[T], response: httpx.Response, options: ClientOptions) -> T:
-    if logger.isEnabledFor(logging.DEBUG):
-        logger.debug("%s %s -> %d", call.method, response.request.url.path, response.status_code)
+def check_status(response: httpx.Response, options: ClientOptions) -> httpx.Response:
+    """The response when its status is a success; its typed error otherwise."""
+    if logger.isEnabledFor(logging.INFO):
+        log_response(response)
     if not response.is_success:
         raise status_error(response, secret=options.api_key)
+    return response
+
+
+def parse_response(call: Call[T], response: httpx.Response) -> T:
     try:
         return call.parse(response.content)
     except ValidationError as exc:
@@ -99,9 +125,14 @@ def _validation_failure(
     return APIResponseValidationError(message, response=response)
 
 
+def raw_response(call: Call[T], response: httpx.Response, retries: int) -> APIResponse[T]:
+    return APIResponse(response, functools.partial(parse_response, call), retries)
+
+
 class _BaseClient:
     """Settings, pacing and copies: the parts of a client that never wait."""
 
+    _settings: Settings
     _options: ClientOptions
     _policy: RetryPolicy
     _clock: ServiceClock
@@ -110,21 +141,14 @@ class _BaseClient:
     _owns_pacer: bool
     _durations: JobDurations
 
-    def _configure(
-        self,
-        api_key: str | None,
-        base_url: str | None,
-        timeout: float | httpx.Timeout,
-        max_retries: int,
-        default_headers: Mapping[str, str] | None,
-        rate_limits: RateLimits | None,
-        max_retry_after: float,
-        upstream_full_retries: int,
-        clock: ServiceClock | None,
-    ) -> None:
-        self._clock = clock = resolve_clock(clock)
-        self._options = resolve_options(api_key, base_url, timeout, default_headers, clock)
-        if clock.scale != 1.0 and httpx.URL(self._options.base_url).host not in _LOOPBACK:
+    def _configure(self, settings: Settings, pacer: Pacer | None = None) -> None:
+        """Resolve and check `settings`; `pacer` is shared with the client copied, if any."""
+        setup_from_environment()
+        clock = resolve_clock(settings.clock)
+        options = resolve_options(
+            settings.api_key, settings.base_url, settings.timeout, settings.default_headers, clock
+        )
+        if clock.scale != 1.0 and httpx.URL(options.base_url).host not in _LOOPBACK:
             # A scaled clock is for a fake server: against the service it would poll, pace
             # and back off far too fast.
             logger.warning(
@@ -132,12 +156,22 @@ class _BaseClient:
                 "unset LEADENRICH_TIME_SCALE (or pass no clock) for the real service",
                 clock.scale,
             )
-        self._policy = _policy(max_retries, max_retry_after, upstream_full_retries)
+        policy = _policy(settings.max_retries, settings.max_retry_after, settings.upstream_full_retries)
+        rate_limits = settings.rate_limits
         if rate_limits is not None and not isinstance(rate_limits, RateLimits):  # pyright: ignore[reportUnnecessaryIsInstance]
             raise TypeError(f"rate_limits must be a RateLimits or None, got {type(rate_limits).__name__}")
-        self._pacer = Pacer(rate_limits, clock, self._options.api_key) if rate_limits is not None else None
-        self._owns_pacer = True
-        self._durations = JobDurations()
+        # Kept resolved, so a copy does not read the environment again.
+        self._settings = replace(settings, api_key=options.api_key, base_url=options.base_url, clock=clock)
+        self._options = options
+        self._policy = policy
+        self._clock = clock
+        # A copy on the same budget shares its pacer, which the original closes.
+        self._owns_pacer = pacer is None
+        self._pacer = (
+            pacer
+            if pacer is not None
+            else (Pacer(rate_limits, clock, options.api_key) if rate_limits is not None else None)
+        )
 
     @property
     def base_url(self) -> str:
@@ -189,39 +223,44 @@ class _BaseClient:
         """
         return self._clock
 
-    def with_options(
-        self,
-        *,
-        timeout: float | httpx.Timeout | None = None,
-        max_retries: int | None = None,
-        max_retry_after: float | None = None,
-        upstream_full_retries: int | None = None,
-    ) -> Self:
-        """A copy of this client that differs only in the options given.
+    def with_options(self, **changes: Unpack[ClientSettings]) -> Self:
+        """A copy of this client that differs only in the settings given.
 
-        The copy shares the connection pool and the rate-limit budget with this client.
-        Closing the copy leaves the pool (and a shared budget's connections to Redis)
-        open; closing the original closes them.
+        Takes any of the constructor's settings but `http_client`: `api_key`, `base_url`,
+        `timeout`, `max_retries`, `default_headers` (merged into this client's),
+        `rate_limits`, `max_retry_after`, `upstream_full_retries` and `clock`.
+
+        The copy shares the connection pool, and the rate-limit budget and enrichment
+        slots unless it is given other `rate_limits`, another `api_key` or another `clock`.
+        Closing the copy leaves the pool (and a shared budget's connections to Redis) open;
+        closing the original closes them. A copy with a budget of its own closes that one.
+        `copy.copy(client)` is `client.with_options()`.
+
+        Raises:
+            TypeError: A setting that is not one of those above.
 
         Examples:
             >>> patient = client.with_options(timeout=120, max_retries=5)  # doctest: +SKIP
+            >>> tagged = client.with_options(default_headers={"X-Team": "growth"})  # doctest: +SKIP
         """
+        settings = self._settings.changed(changes)
         clone = object.__new__(type(self))
         clone.__dict__.update(self.__dict__)
-        if timeout is not None:
-            clone._options = with_timeout(self._options, timeout, self._clock)
-        clone._policy = _policy(
-            self._policy.max_retries if max_retries is None else max_retries,
-            self._policy.max_retry_after if max_retry_after is None else max_retry_after,
-            self._policy.upstream_full_retries if upstream_full_retries is None else upstream_full_retries,
+        for name in list(clone.__dict__):
+            # The namespaces are bound to the client that made them: the copy makes its own.
+            if isinstance(getattr(type(self), name, None), cached_property):
+                del clone.__dict__[name]
+        same_budget = (
+            settings.rate_limits is self._settings.rate_limits
+            and settings.api_key == self._settings.api_key
+            and settings.clock is self._settings.clock
         )
+        clone._configure(settings, self._pacer if same_budget else None)
         clone._owns_http = False
-        clone._owns_pacer = False
-        clone._bind_resources()
         return clone
 
-    def _bind_resources(self) -> None:
-        """Attach the resource namespaces (leads, jobs, ...) to this client."""
+    def __copy__(self) -> Self:
+        return self.with_options()
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}(base_url={self.base_url!r}, max_retries={self.max_retries})"
@@ -276,14 +315,21 @@ class SyncAPIClient(_BaseClient):
     _http: httpx.Client
 
     def _request(self, call: Call[T], deadline: Deadline | None = None) -> T:
+        return parse_response(call, self._exchange(call, deadline)[0])
+
+    def _request_raw(self, call: Call[T]) -> APIResponse[T]:
+        return raw_response(call, *self._exchange(call, None))
+
+    def _exchange(self, call: Call[Any], deadline: Deadline | None) -> tuple[httpx.Response, int]:
+        """The successful response, and how many retries it took."""
         if call.runs_enrichment:
             with self._enrichment_slot(deadline):
                 return self._send(call, deadline)
         return self._send(call, deadline)
 
-    def _send(self, call: Call[T], deadline: Deadline | None) -> T:
+    def _send(self, call: Call[Any], deadline: Deadline | None) -> tuple[httpx.Response, int]:
         try:
-            return self._attempt(call, deadline)
+            return self._attempt(call, deadline), 0
         except (APIConnectionError, APIStatusError) as first:
             return self._retry(call, first, deadline)
 
@@ -303,7 +349,7 @@ class SyncAPIClient(_BaseClient):
         finally:
             slots.release()
 
-    def _attempt(self, call: Call[T], deadline: Deadline | None) -> T:
+    def _attempt(self, call: Call[Any], deadline: Deadline | None) -> httpx.Response:
         request = build_request(self._http, self._options, call)
         if (delay := self._pace_delay(call, deadline)) > 0:
             self._clock.sleep(delay)
@@ -311,13 +357,15 @@ class SyncAPIClient(_BaseClient):
             response = self._http.send(request)
         except httpx.RequestError as exc:
             raise connection_error(exc, request) from exc
-        return process_response(call, response, self._options)
+        return check_status(response, self._options)
 
-    def _retry(self, call: Call[T], first: LeadEnrichError, deadline: Deadline | None) -> T:
+    def _retry(
+        self, call: Call[Any], first: LeadEnrichError, deadline: Deadline | None
+    ) -> tuple[httpx.Response, int]:
         run = self._new_run(call, deadline)
         pending = [first]
 
-        def attempt() -> T:
+        def attempt() -> httpx.Response:
             run.attempts += 1
             if pending:
                 raise pending.pop()
@@ -325,7 +373,8 @@ class SyncAPIClient(_BaseClient):
 
         retrying = tenacity.Retrying(sleep=self._clock.sleep, **run.tenacity_options())
         with run.deadline_guard():
-            return retrying(attempt)
+            response: httpx.Response = retrying(attempt)
+        return response, run.attempts - 1
 
     def close(self) -> None:
         """Close the connection pool (unless it was passed in as `http_client`).
@@ -352,14 +401,21 @@ class AsyncAPIClient(_BaseClient):
     _http: httpx.AsyncClient
 
     async def _request(self, call: Call[T], deadline: Deadline | None = None) -> T:
+        return parse_response(call, (await self._exchange(call, deadline))[0])
+
+    async def _request_raw(self, call: Call[T]) -> APIResponse[T]:
+        return raw_response(call, *await self._exchange(call, None))
+
+    async def _exchange(self, call: Call[Any], deadline: Deadline | None) -> tuple[httpx.Response, int]:
+        """The successful response, and how many retries it took."""
         if call.runs_enrichment:
             async with self._enrichment_slot(deadline):
                 return await self._send(call, deadline)
         return await self._send(call, deadline)
 
-    async def _send(self, call: Call[T], deadline: Deadline | None) -> T:
+    async def _send(self, call: Call[Any], deadline: Deadline | None) -> tuple[httpx.Response, int]:
         try:
-            return await self._attempt(call, deadline)
+            return await self._attempt(call, deadline), 0
         except (APIConnectionError, APIStatusError) as first:
             return await self._retry(call, first, deadline)
 
@@ -383,7 +439,7 @@ class AsyncAPIClient(_BaseClient):
         finally:
             slots.release()
 
-    async def _attempt(self, call: Call[T], deadline: Deadline | None) -> T:
+    async def _attempt(self, call: Call[Any], deadline: Deadline | None) -> httpx.Response:
         request = build_request(self._http, self._options, call)
         if (delay := await self._async_pace_delay(call, deadline)) > 0:
             await self._clock.asleep(delay)
@@ -391,13 +447,15 @@ class AsyncAPIClient(_BaseClient):
             response = await self._http.send(request)
         except httpx.RequestError as exc:
             raise connection_error(exc, request) from exc
-        return process_response(call, response, self._options)
+        return check_status(response, self._options)
 
-    async def _retry(self, call: Call[T], first: LeadEnrichError, deadline: Deadline | None) -> T:
+    async def _retry(
+        self, call: Call[Any], first: LeadEnrichError, deadline: Deadline | None
+    ) -> tuple[httpx.Response, int]:
         run = self._new_run(call, deadline)
         pending = [first]
 
-        async def attempt() -> T:
+        async def attempt() -> httpx.Response:
             run.attempts += 1
             if pending:
                 raise pending.pop()
@@ -405,7 +463,8 @@ class AsyncAPIClient(_BaseClient):
 
         retrying = tenacity.AsyncRetrying(sleep=self._clock.asleep, **run.tenacity_options())
         with run.deadline_guard():
-            return await retrying(attempt)
+            response: httpx.Response = await retrying(attempt)
+        return response, run.attempts - 1
 
     async def aclose(self) -> None:
         """Close the connection pool (unless it was passed in as `http_client`).

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
+from functools import cached_property
 
 import httpx
 
@@ -15,15 +16,21 @@ from ._config import (
     DEFAULT_MAX_RETRY_AFTER,
     DEFAULT_TIMEOUT,
     DEFAULT_UPSTREAM_FULL_RETRIES,
+    Settings,
 )
+from ._endpoints import per_call
 from ._models import Health, UsageOut
+from ._polling import JobDurations
 from ._ratelimit import RateLimits
-from ._resources.email import AsyncEmail, Email
-from ._resources.jobs import AsyncJobs, Jobs
-from ._resources.leads import AsyncLeads, Leads
-from ._resources.mobile import AsyncMobile, Mobile
+from ._resources._protocols import AsyncRawSend, SyncRawSend
+from ._resources.email import AsyncEmail, AsyncEmailWithRawResponse, Email, EmailWithRawResponse
+from ._resources.jobs import AsyncJobs, AsyncJobsWithRawResponse, Jobs, JobsWithRawResponse
+from ._resources.leads import AsyncLeads, AsyncLeadsWithRawResponse, Leads, LeadsWithRawResponse
+from ._resources.mobile import AsyncMobile, AsyncMobileWithRawResponse, Mobile, MobileWithRawResponse
+from ._response import APIResponse
+from ._types import ExtraHeaders, ExtraQuery, RequestTimeout
 
-__all__ = ["AsyncLeadEnrich", "LeadEnrich"]
+__all__ = ["AsyncLeadEnrich", "AsyncLeadEnrichWithRawResponse", "LeadEnrich", "LeadEnrichWithRawResponse"]
 
 _DEFAULT_RATE_LIMITS = RateLimits()
 
@@ -58,15 +65,6 @@ class LeadEnrich(SyncAPIClient):
         ...     print(lead.enrichment.opportunity_score)
     """
 
-    leads: Leads
-    """Enrich, list, fetch, delete and re-enrich leads."""
-    jobs: Jobs
-    """Asynchronous enrichment jobs."""
-    email: Email
-    """Work-email discovery."""
-    mobile: Mobile
-    """Mobile-number lookups."""
-
     def __init__(
         self,
         api_key: str | None = None,
@@ -82,28 +80,58 @@ class LeadEnrich(SyncAPIClient):
         clock: ServiceClock | None = None,
     ) -> None:
         self._configure(
-            api_key,
-            base_url,
-            timeout,
-            max_retries,
-            default_headers,
-            rate_limits,
-            max_retry_after,
-            upstream_full_retries,
-            clock,
+            Settings(
+                api_key=api_key,
+                base_url=base_url,
+                timeout=timeout,
+                max_retries=max_retries,
+                default_headers=default_headers,
+                rate_limits=rate_limits,
+                max_retry_after=max_retry_after,
+                upstream_full_retries=upstream_full_retries,
+                clock=clock,
+            )
         )
+        self._durations = JobDurations()
+        self._bulk_iterations = OpenIterations()
         self._owns_http = http_client is None
         self._http = http_client if http_client is not None else httpx.Client()
-        self._bind_resources()
 
-    def _bind_resources(self) -> None:
-        self._bulk_iterations = OpenIterations()
-        self.leads = Leads(
-            self._request, self._enrichment_slot, self._durations, self._clock, self._bulk_iterations
+    @cached_property
+    def leads(self) -> Leads:
+        """Enrich, list, fetch, delete and re-enrich leads: `enrich`, `enrich_sync`, `enrich_and_wait`, `enrich_many`, `enrich_iter`, `preview_many`, `list`, `iter`, `get`, `delete`, `re_enrich`."""
+        return Leads(
+            self._request,
+            self._request_raw,
+            self._enrichment_slot,
+            self._durations,
+            self._clock,
+            self._bulk_iterations,
         )
-        self.jobs = Jobs(self._request, self._clock)
-        self.email = Email(self._request)
-        self.mobile = Mobile(self._request, self._clock)
+
+    @cached_property
+    def jobs(self) -> Jobs:
+        """Read and wait for asynchronous enrichment jobs: `get`, `wait`."""
+        return Jobs(self._request, self._request_raw, self._clock)
+
+    @cached_property
+    def email(self) -> Email:
+        """Find work emails: `find`."""
+        return Email(self._request, self._request_raw)
+
+    @cached_property
+    def mobile(self) -> Mobile:
+        """Look up mobile numbers: `find`, `get`, `wait`, `find_and_wait`."""
+        return Mobile(self._request, self._request_raw, self._clock)
+
+    @cached_property
+    def with_raw_response(self) -> LeadEnrichWithRawResponse:
+        """Every method that sends one request, returning an [`APIResponse`][leadenrich.APIResponse].
+
+        `client.with_raw_response.usage()`, `client.leads.with_raw_response.get(lead_id)`
+        (the same as `client.with_raw_response.leads.get(lead_id)`), and so on.
+        """
+        return LeadEnrichWithRawResponse(self._request_raw, self.leads, self.jobs, self.email, self.mobile)
 
     def close(self) -> None:
         """Finish the bulk runs left open (their leads in flight are paid for), then close
@@ -116,23 +144,35 @@ class LeadEnrich(SyncAPIClient):
         self._bulk_iterations.close()
         super().close()
 
-    def health(self) -> Health:
+    def health(
+        self,
+        *,
+        timeout: RequestTimeout = None,
+        extra_headers: ExtraHeaders = None,
+        extra_query: ExtraQuery = None,
+    ) -> Health:
         """The liveness check; needs no key and spends nothing.
 
         Examples:
             >>> client.health().status  # doctest: +SKIP
             'ok'
         """
-        return self._request(_endpoints.health())
+        return self._request(per_call(_endpoints.health(), timeout, extra_headers, extra_query))
 
-    def usage(self) -> UsageOut:
+    def usage(
+        self,
+        *,
+        timeout: RequestTimeout = None,
+        extra_headers: ExtraHeaders = None,
+        extra_query: ExtraQuery = None,
+    ) -> UsageOut:
         """This month's quota, credit balances and request counts.
 
         Examples:
             >>> client.usage().monthly_leads.used  # doctest: +SKIP
             12
         """
-        return self._request(_endpoints.usage())
+        return self._request(per_call(_endpoints.usage(), timeout, extra_headers, extra_query))
 
 
 class AsyncLeadEnrich(AsyncAPIClient):
@@ -146,15 +186,6 @@ class AsyncLeadEnrich(AsyncAPIClient):
         >>> async with AsyncLeadEnrich() as client:  # doctest: +SKIP
         ...     job = await client.leads.enrich({"company": "Acme", "domain": "acme.com"})
     """
-
-    leads: AsyncLeads
-    """Enrich, list, fetch, delete and re-enrich leads."""
-    jobs: AsyncJobs
-    """Asynchronous enrichment jobs."""
-    email: AsyncEmail
-    """Work-email discovery."""
-    mobile: AsyncMobile
-    """Mobile-number lookups."""
 
     def __init__(
         self,
@@ -171,28 +202,60 @@ class AsyncLeadEnrich(AsyncAPIClient):
         clock: ServiceClock | None = None,
     ) -> None:
         self._configure(
-            api_key,
-            base_url,
-            timeout,
-            max_retries,
-            default_headers,
-            rate_limits,
-            max_retry_after,
-            upstream_full_retries,
-            clock,
+            Settings(
+                api_key=api_key,
+                base_url=base_url,
+                timeout=timeout,
+                max_retries=max_retries,
+                default_headers=default_headers,
+                rate_limits=rate_limits,
+                max_retry_after=max_retry_after,
+                upstream_full_retries=upstream_full_retries,
+                clock=clock,
+            )
         )
+        self._durations = JobDurations()
+        self._bulk_iterations = AsyncOpenIterations()
         self._owns_http = http_client is None
         self._http = http_client if http_client is not None else httpx.AsyncClient()
-        self._bind_resources()
 
-    def _bind_resources(self) -> None:
-        self._bulk_iterations = AsyncOpenIterations()
-        self.leads = AsyncLeads(
-            self._request, self._enrichment_slot, self._durations, self._clock, self._bulk_iterations
+    @cached_property
+    def leads(self) -> AsyncLeads:
+        """Enrich, list, fetch, delete and re-enrich leads: `enrich`, `enrich_sync`, `enrich_and_wait`, `enrich_many`, `enrich_iter`, `preview_many`, `list`, `iter`, `get`, `delete`, `re_enrich`."""
+        return AsyncLeads(
+            self._request,
+            self._request_raw,
+            self._enrichment_slot,
+            self._durations,
+            self._clock,
+            self._bulk_iterations,
         )
-        self.jobs = AsyncJobs(self._request, self._clock)
-        self.email = AsyncEmail(self._request)
-        self.mobile = AsyncMobile(self._request, self._clock)
+
+    @cached_property
+    def jobs(self) -> AsyncJobs:
+        """Read and wait for asynchronous enrichment jobs: `get`, `wait`."""
+        return AsyncJobs(self._request, self._request_raw, self._clock)
+
+    @cached_property
+    def email(self) -> AsyncEmail:
+        """Find work emails: `find`."""
+        return AsyncEmail(self._request, self._request_raw)
+
+    @cached_property
+    def mobile(self) -> AsyncMobile:
+        """Look up mobile numbers: `find`, `get`, `wait`, `find_and_wait`."""
+        return AsyncMobile(self._request, self._request_raw, self._clock)
+
+    @cached_property
+    def with_raw_response(self) -> AsyncLeadEnrichWithRawResponse:
+        """Every method that sends one request, returning an [`APIResponse`][leadenrich.APIResponse].
+
+        `client.with_raw_response.usage()`, `client.leads.with_raw_response.get(lead_id)`
+        (the same as `client.with_raw_response.leads.get(lead_id)`), and so on.
+        """
+        return AsyncLeadEnrichWithRawResponse(
+            self._request_raw, self.leads, self.jobs, self.email, self.mobile
+        )
 
     async def aclose(self) -> None:
         """Finish the bulk runs left open (a `break` out of `enrich_iter` leaves its leads
@@ -206,19 +269,143 @@ class AsyncLeadEnrich(AsyncAPIClient):
         await self._bulk_iterations.aclose()
         await super().aclose()
 
-    async def health(self) -> Health:
+    async def health(
+        self,
+        *,
+        timeout: RequestTimeout = None,
+        extra_headers: ExtraHeaders = None,
+        extra_query: ExtraQuery = None,
+    ) -> Health:
         """The liveness check; needs no key and spends nothing.
 
         Examples:
             >>> (await client.health()).status  # doctest: +SKIP
             'ok'
         """
-        return await self._request(_endpoints.health())
+        return await self._request(per_call(_endpoints.health(), timeout, extra_headers, extra_query))
 
-    async def usage(self) -> UsageOut:
+    async def usage(
+        self,
+        *,
+        timeout: RequestTimeout = None,
+        extra_headers: ExtraHeaders = None,
+        extra_query: ExtraQuery = None,
+    ) -> UsageOut:
         """This month's quota, credit balances and request counts.
 
         Examples:
             >>> usage = await client.usage()  # doctest: +SKIP
         """
-        return await self._request(_endpoints.usage())
+        return await self._request(per_call(_endpoints.usage(), timeout, extra_headers, extra_query))
+
+
+class LeadEnrichWithRawResponse:
+    """`client.with_raw_response`: each call returns an [`APIResponse`][leadenrich.APIResponse].
+
+    Examples:
+        >>> raw = client.with_raw_response.usage()  # doctest: +SKIP
+        >>> raw.headers.get("retry-after"), raw.parse().monthly_leads.used  # doctest: +SKIP
+    """
+
+    leads: LeadsWithRawResponse
+    """`client.leads.with_raw_response`."""
+    jobs: JobsWithRawResponse
+    """`client.jobs.with_raw_response`."""
+    email: EmailWithRawResponse
+    """`client.email.with_raw_response`."""
+    mobile: MobileWithRawResponse
+    """`client.mobile.with_raw_response`."""
+
+    def __init__(self, raw: SyncRawSend, leads: Leads, jobs: Jobs, email: Email, mobile: Mobile) -> None:
+        self._raw = raw
+        self.leads = leads.with_raw_response
+        self.jobs = jobs.with_raw_response
+        self.email = email.with_raw_response
+        self.mobile = mobile.with_raw_response
+
+    def health(
+        self,
+        *,
+        timeout: RequestTimeout = None,
+        extra_headers: ExtraHeaders = None,
+        extra_query: ExtraQuery = None,
+    ) -> APIResponse[Health]:
+        """[`health`][leadenrich.LeadEnrich.health], with the HTTP response.
+
+        Examples:
+            >>> raw = client.with_raw_response.health()  # doctest: +SKIP
+            >>> raw.status_code, raw.parse()  # doctest: +SKIP
+        """
+        return self._raw(per_call(_endpoints.health(), timeout, extra_headers, extra_query))
+
+    def usage(
+        self,
+        *,
+        timeout: RequestTimeout = None,
+        extra_headers: ExtraHeaders = None,
+        extra_query: ExtraQuery = None,
+    ) -> APIResponse[UsageOut]:
+        """[`usage`][leadenrich.LeadEnrich.usage], with the HTTP response.
+
+        Examples:
+            >>> raw = client.with_raw_response.usage()  # doctest: +SKIP
+            >>> raw.status_code, raw.parse()  # doctest: +SKIP
+        """
+        return self._raw(per_call(_endpoints.usage(), timeout, extra_headers, extra_query))
+
+
+class AsyncLeadEnrichWithRawResponse:
+    """`client.with_raw_response` of the async client: each call returns an [`APIResponse`][leadenrich.APIResponse].
+
+    Examples:
+        >>> raw = await client.with_raw_response.usage()  # doctest: +SKIP
+        >>> raw.headers.get("retry-after"), raw.parse().monthly_leads.used  # doctest: +SKIP
+    """
+
+    leads: AsyncLeadsWithRawResponse
+    """`client.leads.with_raw_response`."""
+    jobs: AsyncJobsWithRawResponse
+    """`client.jobs.with_raw_response`."""
+    email: AsyncEmailWithRawResponse
+    """`client.email.with_raw_response`."""
+    mobile: AsyncMobileWithRawResponse
+    """`client.mobile.with_raw_response`."""
+
+    def __init__(
+        self, raw: AsyncRawSend, leads: AsyncLeads, jobs: AsyncJobs, email: AsyncEmail, mobile: AsyncMobile
+    ) -> None:
+        self._raw = raw
+        self.leads = leads.with_raw_response
+        self.jobs = jobs.with_raw_response
+        self.email = email.with_raw_response
+        self.mobile = mobile.with_raw_response
+
+    async def health(
+        self,
+        *,
+        timeout: RequestTimeout = None,
+        extra_headers: ExtraHeaders = None,
+        extra_query: ExtraQuery = None,
+    ) -> APIResponse[Health]:
+        """[`health`][leadenrich.LeadEnrich.health], with the HTTP response.
+
+        Examples:
+            >>> raw = await client.with_raw_response.health()  # doctest: +SKIP
+            >>> raw.status_code, raw.parse()  # doctest: +SKIP
+        """
+        return await self._raw(per_call(_endpoints.health(), timeout, extra_headers, extra_query))
+
+    async def usage(
+        self,
+        *,
+        timeout: RequestTimeout = None,
+        extra_headers: ExtraHeaders = None,
+        extra_query: ExtraQuery = None,
+    ) -> APIResponse[UsageOut]:
+        """[`usage`][leadenrich.LeadEnrich.usage], with the HTTP response.
+
+        Examples:
+            >>> raw = await client.with_raw_response.usage()  # doctest: +SKIP
+            >>> raw.status_code, raw.parse()  # doctest: +SKIP
+        """
+        return await self._raw(per_call(_endpoints.usage(), timeout, extra_headers, extra_query))

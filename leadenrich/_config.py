@@ -5,17 +5,27 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass, replace
-from typing import cast
+from dataclasses import dataclass, field, fields, replace
+from typing import Any, cast
 
 import httpx
+from typing_extensions import TypedDict
 
 from ._clock import ServiceClock
-from ._errors import LeadEnrichError
+from ._errors import InvalidRequestError, LeadEnrichError
+from ._ratelimit import RateLimits
 from ._validate import seconds
 from ._version import __version__
 
-__all__ = ["DEFAULT_MAX_RETRIES", "DEFAULT_TIMEOUT", "ClientOptions", "resolve_clock", "resolve_options"]
+__all__ = [
+    "DEFAULT_MAX_RETRIES",
+    "DEFAULT_TIMEOUT",
+    "ClientOptions",
+    "ClientSettings",
+    "Settings",
+    "resolve_clock",
+    "resolve_options",
+]
 
 DEFAULT_TIMEOUT = httpx.Timeout(30.0, connect=5.0)
 """30 s to read an answer, 5 s to connect."""
@@ -31,15 +41,71 @@ _HEADER_NAME = re.compile(r"[!#$%&'*+.^_`|~0-9A-Za-z-]+")
 """A header name: an RFC 9110 token."""
 
 
+class ClientSettings(TypedDict, total=False):
+    """The settings `with_options` can change in a copy of a client; see the client's arguments.
+
+    Examples:
+        >>> patient = client.with_options(timeout=120, max_retries=5)  # doctest: +SKIP
+    """
+
+    api_key: str
+    base_url: str
+    timeout: float | httpx.Timeout
+    max_retries: int
+    default_headers: Mapping[str, str] | None
+    """Merged into the original's: a header given here replaces one of the same name."""
+    rate_limits: RateLimits | None
+    """A copy given other limits (or another key) gets a budget of its own."""
+    max_retry_after: float
+    upstream_full_retries: int
+    clock: ServiceClock | None
+    """The service's clock; a copy on another clock gets a budget of its own."""
+
+
+@dataclass(frozen=True)
+class Settings:
+    """A client's constructor settings, the key and address resolved: copies start from them.
+
+    One field per key of ClientSettings, so a setting added to both is forwarded by
+    `with_options` with no other change.
+    """
+
+    api_key: str | None = field(repr=False)
+    base_url: str | None
+    timeout: float | httpx.Timeout
+    max_retries: int
+    default_headers: Mapping[str, str] | None
+    rate_limits: RateLimits | None
+    max_retry_after: float
+    upstream_full_retries: int
+    clock: ServiceClock | None
+
+    def changed(self, changes: Mapping[str, Any]) -> Settings:
+        """These settings with `changes` applied; unknown names are a TypeError naming the known ones."""
+        known = [f.name for f in fields(self)]
+        unknown = sorted(set(changes) - set(known))
+        if unknown:
+            raise TypeError(
+                f"with_options() got unknown setting(s) {', '.join(unknown)}; it takes {', '.join(known)}"
+            )
+        given = dict(changes)
+        headers = given.get("default_headers")
+        if headers is not None and self.default_headers:
+            given["default_headers"] = {**self.default_headers, **headers}
+        return replace(self, **given)
+
+
 @dataclass(frozen=True)
 class ClientOptions:
-    api_key: str
+    # The key is left out of the repr, as are the headers that carry it: repr(vars(client))
+    # and tracebacks that show locals must not print it.
+    api_key: str = field(repr=False)
     base_url: str
     """Scheme, host and any path prefix, ending in /api/v1."""
     timeout: httpx.Timeout
     long_timeout: httpx.Timeout
     headers: Mapping[str, str]
-    auth_headers: Mapping[str, str]
+    auth_headers: Mapping[str, str] = field(repr=False)
 
 
 def resolve_options(
@@ -70,22 +136,19 @@ def resolve_options(
         raise LeadEnrichError(f"base_url is not a valid URL: {exc}") from None
     if not url.endswith(API_PREFIX):
         url += API_PREFIX
-    headers = {"User-Agent": USER_AGENT, "Accept": "application/json", **_checked_headers(default_headers)}
+    headers = {
+        "User-Agent": USER_AGENT,
+        "Accept": "application/json",
+        **checked_headers(default_headers, "default_headers"),
+    }
     return ClientOptions(
         api_key=key,
         base_url=url,
-        timeout=_timeout(timeout),
-        long_timeout=_long(_timeout(timeout), clock),
+        timeout=checked_timeout(timeout),
+        long_timeout=_long(checked_timeout(timeout), clock),
         headers=headers,
         auth_headers={**headers, "Authorization": f"Bearer {key}"},
     )
-
-
-def with_timeout(
-    options: ClientOptions, timeout: float | httpx.Timeout, clock: ServiceClock
-) -> ClientOptions:
-    value = _timeout(timeout)
-    return replace(options, timeout=value, long_timeout=_long(value, clock))
 
 
 _ENVIRONMENT = {"api_key": "LEADENRICH_API_KEY", "base_url": "LEADENRICH_BASE_URL"}
@@ -129,21 +192,21 @@ def _not_given(names: list[str]) -> LeadEnrichError:
     )
 
 
-def _checked_headers(given: object) -> dict[str, str]:
+def checked_headers(given: object, name: str) -> dict[str, str]:
     # Checked here, not on the first call, where a bad header is a UnicodeEncodeError or
     # an h11 error that reads like a broken connection.
     if given is None:
         return {}
     if not isinstance(given, Mapping):
-        raise TypeError(f"default_headers must be a mapping of str to str, got {type(given).__name__}")
+        raise TypeError(f"{name} must be a mapping of str to str, got {type(given).__name__}")
     headers: dict[str, str] = {}
-    for name, value in cast("Mapping[object, object]", given).items():
-        if not isinstance(name, str) or not isinstance(value, str):
-            raise TypeError("default_headers must map str names to str values")
-        if not _HEADER_NAME.fullmatch(name) or not _header_value(value):
+    for header, value in cast("Mapping[object, object]", given).items():
+        if not isinstance(header, str) or not isinstance(value, str):
+            raise TypeError(f"{name} must map str names to str values")
+        if not _HEADER_NAME.fullmatch(header) or not _header_value(value):
             # The value is not shown: it may be a credential of its own.
-            raise LeadEnrichError(f"default_headers[{name!r}] cannot be sent as an HTTP header (ASCII only)")
-        headers[name] = value
+            raise InvalidRequestError(f"{name}[{header!r}] cannot be sent as an HTTP header (ASCII only)")
+        headers[header] = value
     return headers
 
 
@@ -151,7 +214,7 @@ def _header_value(value: str) -> bool:
     return all(" " <= c <= "~" or c == "\t" for c in value)
 
 
-def _timeout(value: object) -> httpx.Timeout:
+def checked_timeout(value: object) -> httpx.Timeout:
     if isinstance(value, httpx.Timeout):
         for part in ("connect", "read", "write", "pool"):
             limit = getattr(value, part)

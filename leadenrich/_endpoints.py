@@ -7,12 +7,15 @@ InvalidRequestError before anything is sent, and they are shared by both clients
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
-from typing import Any, Generic, TypeVar
+from dataclasses import dataclass, replace
+from typing import Any, Generic, TypeVar, cast
 from urllib.parse import quote
 
+import httpx
 from pydantic import BaseModel, ValidationError
+from typing_extensions import Unpack
 
+from ._config import checked_headers, checked_timeout
 from ._errors import InvalidRequestError
 from ._models import (
     EmailFindIn,
@@ -30,15 +33,28 @@ from ._models import (
 )
 from ._models.leads import EnrichRequest
 from ._ratelimit import Bucket
+from ._types import LeadDict, PersonQuery
 from ._validate import describe, integer
 
-__all__ = ["Call", "LeadLike"]
+__all__ = ["Call", "Extras", "LeadLike", "make_extras", "per_call", "with_extras"]
 
 T = TypeVar("T")
 M = TypeVar("M", bound=BaseModel)
 
-LeadLike = LeadIn | Mapping[str, Any]
-"""A LeadIn, or a mapping with its fields such as ``{"company": "Acme", "domain": "acme.com"}``."""
+LeadLike = LeadIn | LeadDict
+"""A LeadIn, or a dict of its fields such as ``{"company": "Acme", "domain": "acme.com"}``."""
+
+
+QueryValue = str | int | float | bool
+
+
+@dataclass(frozen=True)
+class Extras:
+    """What one call adds to the client's settings: `timeout=`, `extra_headers=`, `extra_query=`."""
+
+    timeout: httpx.Timeout | None
+    headers: Mapping[str, str]
+    query: Mapping[str, QueryValue]
 
 
 @dataclass(frozen=True)
@@ -48,7 +64,7 @@ class Call(Generic[T]):
     method: str
     path: str
     parse: Callable[[bytes], T]
-    params: Mapping[str, int | str] | None = None
+    params: Mapping[str, QueryValue] | None = None
     body: bytes | None = None
     auth: bool = True
     bucket: Bucket | None = "sync"
@@ -58,6 +74,7 @@ class Call(Generic[T]):
     # The request runs an enrichment while the connection stays open (up to ~90 s): it
     # takes one of the client's enrichment slots and a read timeout of at least 100 s.
     runs_enrichment: bool = False
+    extras: Extras | None = None
 
     @property
     def charges(self) -> bool:
@@ -68,6 +85,61 @@ class Call(Generic[T]):
     def idempotent(self) -> bool:
         """Safe to send again after an ambiguous failure."""
         return self.method in ("GET", "DELETE")
+
+
+def per_call(
+    call: Call[T],
+    timeout: float | httpx.Timeout | None = None,
+    extra_headers: Mapping[str, str] | None = None,
+    extra_query: Mapping[str, QueryValue] | None = None,
+) -> Call[T]:
+    """`call` with one call's own timeout, headers and query parameters, checked before sending."""
+    return with_extras(call, make_extras(timeout, extra_headers, extra_query))
+
+
+def make_extras(
+    timeout: float | httpx.Timeout | None = None,
+    extra_headers: Mapping[str, str] | None = None,
+    extra_query: Mapping[str, QueryValue] | None = None,
+) -> Extras | None:
+    """The per-call options, checked; None when none is given (the usual case, kept cheap)."""
+    if timeout is None and extra_headers is None and extra_query is None:
+        return None
+    headers = checked_headers(extra_headers, "extra_headers")
+    if any(name.lower() == "authorization" for name in headers):
+        # The key is the client's: a copy with another one is with_options(api_key=...).
+        raise InvalidRequestError(
+            "extra_headers cannot set Authorization: use client.with_options(api_key=...)"
+        )
+    return Extras(
+        checked_timeout(timeout) if timeout is not None else None, headers, _checked_query(extra_query)
+    )
+
+
+def with_extras(call: Call[T], extras: Extras | None) -> Call[T]:
+    return call if extras is None else replace(call, extras=extras)
+
+
+def _checked_query(given: object) -> dict[str, QueryValue]:
+    if given is None:
+        return {}
+    if not isinstance(given, Mapping):
+        raise TypeError(
+            f"extra_query must be a mapping of str to str, int, float or bool, got {type(given).__name__}"
+        )
+    query: dict[str, QueryValue] = {}
+    for name, value in cast("Mapping[object, object]", given).items():
+        if not isinstance(name, str):
+            raise TypeError(f"extra_query keys must be strings, got {type(name).__name__}")
+        if not name:
+            raise InvalidRequestError("extra_query has an empty parameter name")
+        if not isinstance(value, (str, int, float)):
+            # bool is an int. None is refused rather than sent as an empty value.
+            raise TypeError(
+                f"extra_query[{name!r}] must be a str, int, float or bool, got {type(value).__name__}"
+            )
+        query[name] = value
+    return query
 
 
 def _json_parser(model: type[M]) -> Callable[[bytes], M]:
@@ -208,13 +280,29 @@ def get_job(job_id: str) -> Call[JobOut]:
     return Call("GET", f"/jobs/{_segment('job_id', job_id)}", _json_parser(JobOut))
 
 
-def find_email(**person: str | None) -> Call[EmailFindOut]:
+def _known_keywords(method: str, person: Mapping[str, object]) -> None:
+    # A keyword the signature does not name is a TypeError, as Python raises for any
+    # function (and as a type checker reports through PersonQuery).
+    unknown = [name for name in person if name not in PersonQuery.__annotations__]
+    if unknown:
+        import difflib  # only for a misspelt keyword: it costs import time
+
+        close = difflib.get_close_matches(unknown[0], PersonQuery.__annotations__, n=1)
+        hint = (
+            f"; did you mean {close[0]}?" if close else f"; it takes {', '.join(PersonQuery.__annotations__)}"
+        )
+        raise TypeError(f"{method}() got an unexpected keyword argument {unknown[0]!r}{hint}")
+
+
+def find_email(**person: Unpack[PersonQuery]) -> Call[EmailFindOut]:
+    _known_keywords("email.find", person)
     query = _validated(EmailFindIn, "email search", **person)
     body = query.model_dump_json(exclude_none=True).encode()
     return Call("POST", "/email/find", _json_parser(EmailFindOut), body=body, check_charged=_CHECK_USAGE)
 
 
-def find_mobile(**person: str | None) -> Call[MobileFindOut]:
+def find_mobile(**person: Unpack[PersonQuery]) -> Call[MobileFindOut]:
+    _known_keywords("mobile.find", person)
     query = _validated(MobileFindIn, "mobile lookup", **person)
     body = query.model_dump_json(exclude_none=True).encode()
     return Call("POST", "/mobile/find", _json_parser(MobileFindOut), body=body, check_charged=_CHECK_USAGE)

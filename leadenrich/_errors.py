@@ -53,6 +53,12 @@ class LeadEnrichError(Exception):
         self.message = message
         self.attempts = 1
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        # Exception pickles as cls(*args), which the subclasses' keyword-only arguments
+        # refuse: rebuild without __init__ and restore the attributes instead, so errors
+        # cross processes (multiprocessing, Celery, joblib) with class, status and detail.
+        return (_restore, (type(self), self.args), self.__dict__.copy())
+
     def __str__(self) -> str:
         if self.attempts > 1:
             # Inside the last sentence: "... was lost (after 3 attempts)."
@@ -60,6 +66,10 @@ class LeadEnrichError(Exception):
             body = self.message[:-1] if ends_sentence else self.message
             return f"{body} (after {self.attempts} attempts){'.' if ends_sentence else ''}"
         return self.message
+
+
+def _restore(cls: type[LeadEnrichError], args: tuple[Any, ...]) -> LeadEnrichError:
+    return cls.__new__(cls, *args)
 
 
 class InvalidRequestError(LeadEnrichError, ValueError):

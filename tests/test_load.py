@@ -15,7 +15,7 @@ from typing import Any
 import httpx
 import pytest
 
-from leadenrich import AsyncLeadEnrich, LeadEnrich, LeadEnrichError, RateLimits, ServiceClock
+from leadenrich import AsyncLeadEnrich, LeadEnrich, LeadEnrichError, PersonQuery, RateLimits, ServiceClock
 from leadenrich.testing import FakeServer
 
 pytestmark = pytest.mark.anyio
@@ -62,7 +62,7 @@ def limits(server: FakeServer) -> RateLimits:
     return RateLimits(PER_MINUTE, PER_MINUTE, period=server.settings.rate_window_seconds)
 
 
-def person(n: int) -> dict[str, str | None]:
+def person(n: int) -> PersonQuery:
     return {"first_name": "Ada", "last_name": f"Load{n}", "domain": f"load{n}.com"}
 
 

@@ -14,6 +14,7 @@ from leadenrich import (
     AsyncLeadEnrich,
     JobFailedError,
     JobOut,
+    LeadDict,
     LeadEnrich,
     MobileFindOut,
     NotFoundError,
@@ -27,7 +28,7 @@ from tests.helpers import call, job_out, lead_out
 
 pytestmark = pytest.mark.anyio
 
-LEAD = {"company": "Acme", "domain": "acme.com"}
+LEAD: LeadDict = {"company": "Acme", "domain": "acme.com"}
 
 
 def sequence(*bodies: dict[str, Any]) -> Any:

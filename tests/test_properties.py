@@ -19,7 +19,7 @@ import threading
 from collections.abc import Callable, Iterator, Mapping
 from itertools import islice
 from pathlib import Path
-from typing import Any
+from typing import Any, get_args, get_type_hints
 
 import httpx
 import pytest
@@ -28,6 +28,7 @@ from hypothesis import strategies as st
 
 from leadenrich import (
     AsyncLeadEnrich,
+    LeadDict,
     LeadEnrich,
     LeadEnrichError,
     LeadIn,
@@ -42,7 +43,7 @@ from tests.helpers import USAGE, job_out, lead_out
 
 BASE = "https://api.test"
 KEY = "le_live_property_0123456789abcdef"
-LEAD = {"company": "Acme", "domain": "acme.com"}
+LEAD: LeadDict = {"company": "Acme", "domain": "acme.com"}
 PERSON = {"first_name": "Ada", "last_name": "Lovelace", "domain": "acme.com"}
 
 PROFILE = settings(
@@ -397,13 +398,21 @@ KINDS: dict[str, tuple[st.SearchStrategy[Any], Check]] = {
         lambda v: v is None or _is_str_to_str(v),
     ),
     "limits": (st.just(RateLimits()), lambda v: v is None or isinstance(v, RateLimits)),
+    "query": (
+        st.dictionaries(st.text(max_size=5), st.text(max_size=5) | st.integers() | st.booleans(), max_size=2),
+        lambda v: (
+            v is None or (_is_str_mapping(v) and all(isinstance(x, (str, int, float)) for x in v.values()))
+        ),
+    ),
     "clock": (st.just(CLOCK), lambda v: v is None or isinstance(v, ServiceClock)),
 }
 
 PERSON_PARAMS: dict[str, str] = dict.fromkeys(
     ("linkedin_url", "first_name", "last_name", "company_name", "domain"), "text"
 )
-WAIT_PARAMS = {"timeout": "float", "poll_interval": "opt_float", "on_progress": "callback"}
+REQUEST_PARAMS = {"timeout": "timeout", "extra_headers": "headers", "extra_query": "query"}
+EXTRA_PARAMS = {"extra_headers": "headers", "extra_query": "query"}
+WAIT_PARAMS = {"timeout": "float", "poll_interval": "opt_float", "on_progress": "callback", **EXTRA_PARAMS}
 BULK_PARAMS = {
     "leads": "leads",
     "concurrency": "int",
@@ -414,16 +423,21 @@ BULK_PARAMS = {
     "strategy": "strategy",
 }
 METHODS: dict[str, dict[str, str]] = {
-    "health": {},
-    "usage": {},
+    "health": REQUEST_PARAMS,
+    "usage": REQUEST_PARAMS,
     "with_options": {
-        "timeout": "timeout",
-        "max_retries": "opt_int",
-        "max_retry_after": "opt_float",
-        "upstream_full_retries": "opt_int",
+        "api_key": "text",
+        "base_url": "url",
+        "timeout": "client_timeout",
+        "max_retries": "int",
+        "default_headers": "headers",
+        "rate_limits": "limits",
+        "max_retry_after": "float",
+        "upstream_full_retries": "int",
+        "clock": "clock",
     },
-    "leads.enrich": {"lead": "lead", "callback_url": "url"},
-    "leads.enrich_sync": {"lead": "lead"},
+    "leads.enrich": {"lead": "lead", "callback_url": "url", **REQUEST_PARAMS},
+    "leads.enrich_sync": {"lead": "lead", **REQUEST_PARAMS},
     "leads.enrich_and_wait": {"lead": "lead", **WAIT_PARAMS},
     "leads.enrich_many": BULK_PARAMS,
     "leads.enrich_iter": BULK_PARAMS,
@@ -433,16 +447,16 @@ METHODS: dict[str, dict[str, str]] = {
         "max_stored": "opt_int",
         "progress": "progress",
     },
-    "leads.list": {"limit": "int", "skip": "int"},
-    "leads.iter": {"page_size": "int"},
-    "leads.get": {"lead_id": "id"},
-    "leads.delete": {"lead_id": "id"},
-    "leads.re_enrich": {"lead_id": "id"},
-    "jobs.get": {"job_id": "id"},
+    "leads.list": {"limit": "int", "skip": "int", **REQUEST_PARAMS},
+    "leads.iter": {"page_size": "int", **REQUEST_PARAMS},
+    "leads.get": {"lead_id": "id", **REQUEST_PARAMS},
+    "leads.delete": {"lead_id": "id", **REQUEST_PARAMS},
+    "leads.re_enrich": {"lead_id": "id", **REQUEST_PARAMS},
+    "jobs.get": {"job_id": "id", **REQUEST_PARAMS},
     "jobs.wait": {"job_id": "id", **WAIT_PARAMS},
-    "email.find": PERSON_PARAMS,
-    "mobile.find": PERSON_PARAMS,
-    "mobile.get": {"lookup_id": "id"},
+    "email.find": {**PERSON_PARAMS, **REQUEST_PARAMS},
+    "mobile.find": {**PERSON_PARAMS, **REQUEST_PARAMS},
+    "mobile.get": {"lookup_id": "id", **REQUEST_PARAMS},
     "mobile.wait": {"lookup_id": "id", **WAIT_PARAMS},
     "mobile.find_and_wait": {**PERSON_PARAMS, **WAIT_PARAMS},
 }
@@ -459,6 +473,19 @@ CONSTRUCTOR = {
 }
 
 
+def parameter_names(method: Any) -> set[str]:
+    """The keywords a method takes, those of a `**kwargs: Unpack[SomeTypedDict]` included."""
+    names: set[str] = set()
+    hints = get_type_hints(method, include_extras=True)
+    for parameter in inspect.signature(method).parameters.values():
+        if parameter.kind is inspect.Parameter.VAR_KEYWORD:
+            (typed_dict,) = get_args(hints[parameter.name])
+            names |= set(get_type_hints(typed_dict))
+        else:
+            names.add(parameter.name)
+    return names
+
+
 def test_the_tables_cover_every_public_parameter() -> None:
     client = LeadEnrich(KEY, base_url=BASE, clock=CLOCK)
     found: dict[str, set[str]] = {}
@@ -466,7 +493,7 @@ def test_the_tables_cover_every_public_parameter() -> None:
         owner = getattr(client, namespace) if namespace else client
         for name, method in inspect.getmembers(owner, callable):
             if not name.startswith("_") and name not in ("close",):
-                found[f"{namespace}.{name}".lstrip(".")] = set(inspect.signature(method).parameters)
+                found[f"{namespace}.{name}".lstrip(".")] = parameter_names(method)
     assert found == {name: set(params) for name, params in METHODS.items()}
     assert set(inspect.signature(LeadEnrich).parameters) - {"http_client"} == set(CONSTRUCTOR)
 

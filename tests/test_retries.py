@@ -14,6 +14,7 @@ from leadenrich import (
     APITimeoutError,
     AsyncLeadEnrich,
     InternalServerError,
+    LeadDict,
     LeadEnrich,
     NotFoundError,
     RateLimitError,
@@ -24,7 +25,7 @@ from tests.helpers import USAGE, call, job_out, lead_out
 
 pytestmark = pytest.mark.anyio
 
-LEAD = {"company": "Acme", "domain": "acme.com"}
+LEAD: LeadDict = {"company": "Acme", "domain": "acme.com"}
 PER_KEY = {"detail": "rate limit exceeded (60 req/min), retry in 7 seconds"}
 UPSTREAM = {"detail": "upstream_full: all enrichment workers are busy, retry in a few seconds"}
 
@@ -336,9 +337,13 @@ async def test_retries_are_logged_at_info_without_the_key(
         )
     )
     await call(client.usage())
-    infos = [r for r in caplog.records if r.levelno == logging.INFO]
-    assert len(infos) == 1
-    message = infos[0].getMessage()
+    infos = [r.getMessage() for r in caplog.records if r.levelno == logging.INFO]
+    # One line per answer, and the decision to retry between them.
+    assert [m.split(" -> ")[-1].split(" (")[0] for m in (infos[0], infos[2])] == [
+        "429 Too Many Requests",
+        "200 OK",
+    ]
+    message = infos[1]
     assert "GET /usage" in message
     assert "429 rate limit" in message
     assert "attempt 2" in message

@@ -16,6 +16,7 @@ import pytest
 from leadenrich import (
     AsyncLeadEnrich,
     InvalidRequestError,
+    LeadDict,
     LeadEnrich,
     LeadEnrichError,
     PollTimeoutError,
@@ -31,7 +32,7 @@ from tests.shared_budget_workers import hold_enrichment_slots, paced_calls
 SPAWN = multiprocessing.get_context("spawn")
 REAL = ServiceClock()
 """The pacers below run on the real clock: Redis counts real seconds."""
-LEAD = {"company": "Acme", "domain": "acme.com"}
+LEAD: LeadDict = {"company": "Acme", "domain": "acme.com"}
 
 
 def test_a_url_is_a_shared_budget_and_its_password_never_shows() -> None:

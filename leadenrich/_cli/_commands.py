@@ -6,13 +6,14 @@ import argparse
 import sys
 from collections.abc import Callable, Generator
 from contextlib import contextmanager
-from typing import TypedDict, TypeVar
+from typing import TypeVar, cast
 
 from pydantic import BaseModel
 
 from .._client import LeadEnrich
 from .._config import DEFAULT_MAX_RETRIES, DEFAULT_TIMEOUT
 from .._errors import InvalidRequestError, JobFailedError, LeadEnrichError
+from .._types import LeadDict, PersonQuery
 from . import _output
 from ._errors import CLIError, ExitCode, options_for_keywords, shell_advice
 
@@ -62,18 +63,8 @@ def _hint(args: argparse.Namespace, text: str) -> None:
         print(text, file=sys.stderr)
 
 
-class Person(TypedDict):
-    """Who to search for: the keywords of `email.find` and `mobile.find`."""
-
-    linkedin_url: str | None
-    first_name: str | None
-    last_name: str | None
-    company_name: str | None
-    domain: str | None
-
-
-def _person(args: argparse.Namespace) -> Person:
-    return Person(
+def _person(args: argparse.Namespace) -> PersonQuery:
+    return PersonQuery(
         linkedin_url=args.linkedin_url,
         first_name=args.first_name,
         last_name=args.last_name,
@@ -89,11 +80,14 @@ def _search_options() -> Generator[None, None, None]:
     try:
         yield
     except InvalidRequestError as exc:
-        raise CLIError(options_for_keywords(str(exc), list(Person.__annotations__))) from None
+        raise CLIError(options_for_keywords(str(exc), list(PersonQuery.__annotations__))) from None
 
 
 def enrich(args: argparse.Namespace) -> int:
-    lead = {name: value for name in _LEAD_FIELDS if (value := getattr(args, name)) is not None}
+    # The options are checked by the SDK when it validates the lead, as for any dict.
+    lead = cast(
+        "LeadDict", {name: value for name in _LEAD_FIELDS if (value := getattr(args, name)) is not None}
+    )
     if args.callback_url is not None and (args.sync or args.wait):
         raise CLIError("--callback-url needs the default mode: leave out --sync and --wait")
     with connect(args) as client:

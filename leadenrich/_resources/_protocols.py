@@ -8,8 +8,9 @@ from typing import Protocol, TypeVar
 
 from .._endpoints import Call
 from .._polling import Deadline
+from .._response import APIResponse
 
-__all__ = ["AsyncSend", "AsyncSlot", "SyncSend", "SyncSlot"]
+__all__ = ["AsyncRawSend", "AsyncSend", "AsyncSlot", "SyncRawSend", "SyncSend", "SyncSlot"]
 
 T = TypeVar("T")
 
@@ -24,6 +25,14 @@ class AsyncSend(Protocol):
     """Sends a call; with a deadline, no wait on its way (pacing, back-off) ends past it."""
 
     def __call__(self, call: Call[T], deadline: Deadline | None = None, /) -> Awaitable[T]: ...
+
+
+class SyncRawSend(Protocol):
+    def __call__(self, call: Call[T], /) -> APIResponse[T]: ...
+
+
+class AsyncRawSend(Protocol):
+    def __call__(self, call: Call[T], /) -> Awaitable[APIResponse[T]]: ...
 
 
 SyncSlot = Callable[[Deadline | None], AbstractContextManager[None]]

@@ -2,11 +2,18 @@
 
 from __future__ import annotations
 
-from .. import _endpoints
-from .._models import EmailFindOut
-from ._protocols import AsyncSend, SyncSend
+from functools import cached_property
 
-__all__ = ["AsyncEmail", "Email"]
+from typing_extensions import Unpack
+
+from .. import _endpoints
+from .._endpoints import per_call
+from .._models import EmailFindOut
+from .._response import APIResponse
+from .._types import ExtraHeaders, ExtraQuery, PersonQuery, RequestTimeout
+from ._protocols import AsyncRawSend, AsyncSend, SyncRawSend, SyncSend
+
+__all__ = ["AsyncEmail", "AsyncEmailWithRawResponse", "Email", "EmailWithRawResponse"]
 
 
 class Email:
@@ -17,37 +24,63 @@ class Email:
         'found'
     """
 
-    def __init__(self, send: SyncSend) -> None:
+    def __init__(self, send: SyncSend, raw: SyncRawSend) -> None:
         self._send = send
+        self._raw = raw
+
+    @cached_property
+    def with_raw_response(self) -> EmailWithRawResponse:
+        """The same methods, returning the HTTP response: `client.email.with_raw_response.find(...)`."""
+        return EmailWithRawResponse(self._raw)
 
     def find(
         self,
         *,
-        linkedin_url: str | None = None,
-        first_name: str | None = None,
-        last_name: str | None = None,
-        company_name: str | None = None,
-        domain: str | None = None,
+        timeout: RequestTimeout = None,
+        extra_headers: ExtraHeaders = None,
+        extra_query: ExtraQuery = None,
+        **person: Unpack[PersonQuery],
     ) -> EmailFindOut:
         """Find a person's work email. Charged one enrichment credit on a hit, nothing on a miss.
 
         Pass `linkedin_url` alone, or `first_name` + `last_name` + (`company_name` or
-        `domain`); any other combination raises InvalidRequestError before sending.
+        `domain`) (the keys of [`PersonQuery`][leadenrich.PersonQuery]); any other
+        combination raises InvalidRequestError before sending.
 
         Examples:
             >>> result = client.email.find(first_name="Ada", last_name="Lovelace", domain="acme.com")  # doctest: +SKIP
             >>> result.email if result.found else "no email"  # doctest: +SKIP
             'ada.lovelace@acme.com'
         """
-        return self._send(
-            _endpoints.find_email(
-                linkedin_url=linkedin_url,
-                first_name=first_name,
-                last_name=last_name,
-                company_name=company_name,
-                domain=domain,
-            )
-        )
+        return self._send(per_call(_endpoints.find_email(**person), timeout, extra_headers, extra_query))
+
+
+class EmailWithRawResponse:
+    """`client.email.with_raw_response`: each call returns an [`APIResponse`][leadenrich.APIResponse].
+
+    Examples:
+        >>> raw = client.email.with_raw_response.find(linkedin_url="https://linkedin.com/in/ada")  # doctest: +SKIP
+        >>> raw.headers.get("retry-after"), raw.retries_taken  # doctest: +SKIP
+    """
+
+    def __init__(self, raw: SyncRawSend) -> None:
+        self._raw = raw
+
+    def find(
+        self,
+        *,
+        timeout: RequestTimeout = None,
+        extra_headers: ExtraHeaders = None,
+        extra_query: ExtraQuery = None,
+        **person: Unpack[PersonQuery],
+    ) -> APIResponse[EmailFindOut]:
+        """[`Email.find`][leadenrich._resources.email.Email.find], with the HTTP response.
+
+        Examples:
+            >>> raw = client.email.with_raw_response.find(linkedin_url="https://linkedin.com/in/ada")  # doctest: +SKIP
+            >>> raw.status_code, raw.parse()  # doctest: +SKIP
+        """
+        return self._raw(per_call(_endpoints.find_email(**person), timeout, extra_headers, extra_query))
 
 
 class AsyncEmail:
@@ -57,17 +90,22 @@ class AsyncEmail:
         >>> result = await client.email.find(linkedin_url="https://www.linkedin.com/in/ada")  # doctest: +SKIP
     """
 
-    def __init__(self, send: AsyncSend) -> None:
+    def __init__(self, send: AsyncSend, raw: AsyncRawSend) -> None:
         self._send = send
+        self._raw = raw
+
+    @cached_property
+    def with_raw_response(self) -> AsyncEmailWithRawResponse:
+        """The same methods, returning the HTTP response: `await client.email.with_raw_response.find(...)`."""
+        return AsyncEmailWithRawResponse(self._raw)
 
     async def find(
         self,
         *,
-        linkedin_url: str | None = None,
-        first_name: str | None = None,
-        last_name: str | None = None,
-        company_name: str | None = None,
-        domain: str | None = None,
+        timeout: RequestTimeout = None,
+        extra_headers: ExtraHeaders = None,
+        extra_query: ExtraQuery = None,
+        **person: Unpack[PersonQuery],
     ) -> EmailFindOut:
         """Find a person's work email; see [`Email.find`][leadenrich._resources.email.Email.find].
 
@@ -75,11 +113,33 @@ class AsyncEmail:
             >>> result = await client.email.find(linkedin_url="https://linkedin.com/in/ada")  # doctest: +SKIP
         """
         return await self._send(
-            _endpoints.find_email(
-                linkedin_url=linkedin_url,
-                first_name=first_name,
-                last_name=last_name,
-                company_name=company_name,
-                domain=domain,
-            )
+            per_call(_endpoints.find_email(**person), timeout, extra_headers, extra_query)
         )
+
+
+class AsyncEmailWithRawResponse:
+    """`client.email.with_raw_response` of the async client: each call returns an [`APIResponse`][leadenrich.APIResponse].
+
+    Examples:
+        >>> raw = await client.email.with_raw_response.find(linkedin_url="https://linkedin.com/in/ada")  # doctest: +SKIP
+        >>> raw.headers.get("retry-after"), raw.retries_taken  # doctest: +SKIP
+    """
+
+    def __init__(self, raw: AsyncRawSend) -> None:
+        self._raw = raw
+
+    async def find(
+        self,
+        *,
+        timeout: RequestTimeout = None,
+        extra_headers: ExtraHeaders = None,
+        extra_query: ExtraQuery = None,
+        **person: Unpack[PersonQuery],
+    ) -> APIResponse[EmailFindOut]:
+        """[`Email.find`][leadenrich._resources.email.Email.find], with the HTTP response.
+
+        Examples:
+            >>> raw = await client.email.with_raw_response.find(linkedin_url="https://linkedin.com/in/ada")  # doctest: +SKIP
+            >>> raw.status_code, raw.parse()  # doctest: +SKIP
+        """
+        return await self._raw(per_call(_endpoints.find_email(**person), timeout, extra_headers, extra_query))

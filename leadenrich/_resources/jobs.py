@@ -3,14 +3,18 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import cached_property
 
 from .. import _endpoints
 from .._clock import ServiceClock
+from .._endpoints import per_call
 from .._models import JobOut
 from .._polling import DEFAULT_JOB_TIMEOUT, Deadline, Waiter, async_wait, wait
-from ._protocols import AsyncSend, SyncSend
+from .._response import APIResponse
+from .._types import ExtraHeaders, ExtraQuery, RequestTimeout
+from ._protocols import AsyncRawSend, AsyncSend, SyncRawSend, SyncSend
 
-__all__ = ["AsyncJobs", "Jobs"]
+__all__ = ["AsyncJobs", "AsyncJobsWithRawResponse", "Jobs", "JobsWithRawResponse"]
 
 
 class Jobs:
@@ -22,11 +26,24 @@ class Jobs:
         'done'
     """
 
-    def __init__(self, send: SyncSend, clock: ServiceClock) -> None:
+    def __init__(self, send: SyncSend, raw: SyncRawSend, clock: ServiceClock) -> None:
         self._send = send
+        self._raw = raw
         self._clock = clock
 
-    def get(self, job_id: str) -> JobOut:
+    @cached_property
+    def with_raw_response(self) -> JobsWithRawResponse:
+        """The same methods, returning the HTTP response: `client.jobs.with_raw_response.get(job_id)`."""
+        return JobsWithRawResponse(self._raw)
+
+    def get(
+        self,
+        job_id: str,
+        *,
+        timeout: RequestTimeout = None,
+        extra_headers: ExtraHeaders = None,
+        extra_query: ExtraQuery = None,
+    ) -> JobOut:
         """The current state of a job: `queued`, `running`, `done` (with `result`) or `failed`.
 
         Examples:
@@ -34,7 +51,7 @@ class Jobs:
             >>> job.status, job.result is not None  # doctest: +SKIP
             ('done', True)
         """
-        return self._send(_endpoints.get_job(job_id))
+        return self._send(per_call(_endpoints.get_job(job_id), timeout, extra_headers, extra_query))
 
     def wait(
         self,
@@ -43,13 +60,16 @@ class Jobs:
         timeout: float = DEFAULT_JOB_TIMEOUT,
         poll_interval: float | None = None,
         on_progress: Callable[[JobOut], object] | None = None,
+        extra_headers: ExtraHeaders = None,
+        extra_query: ExtraQuery = None,
     ) -> JobOut:
         """Poll a job until it is `done` or `failed`, and return it.
 
         Polls start `poll_interval` apart (1 s by default) and space out 1.5x per poll up
         to 5x that; a 429 is waited out. Past `timeout` seconds (300 by default) raises
         PollTimeoutError, whose `.last` is the last JobOut seen. A failed job is returned,
-        not raised: check `job.status` (or use `leads.enrich_and_wait`).
+        not raised: check `job.status` (or use `leads.enrich_and_wait`). Here `timeout`
+        is the deadline of the whole wait; each poll has the client's request timeout.
 
         Examples:
             >>> job = client.jobs.wait(created.job_id, timeout=120)  # doctest: +SKIP
@@ -58,8 +78,36 @@ class Jobs:
         waiter = Waiter[JobOut](
             f"enrichment job {job_id}", Deadline(timeout, self._clock), poll_interval, on_progress
         )
-        call = _endpoints.get_job(job_id)
+        call = per_call(_endpoints.get_job(job_id), None, extra_headers, extra_query)
         return wait(lambda deadline: self._send(call, deadline), waiter)
+
+
+class JobsWithRawResponse:
+    """`client.jobs.with_raw_response`: each call returns an [`APIResponse`][leadenrich.APIResponse].
+
+    Examples:
+        >>> raw = client.jobs.with_raw_response.get("job_123")  # doctest: +SKIP
+        >>> raw.headers.get("retry-after"), raw.retries_taken  # doctest: +SKIP
+    """
+
+    def __init__(self, raw: SyncRawSend) -> None:
+        self._raw = raw
+
+    def get(
+        self,
+        job_id: str,
+        *,
+        timeout: RequestTimeout = None,
+        extra_headers: ExtraHeaders = None,
+        extra_query: ExtraQuery = None,
+    ) -> APIResponse[JobOut]:
+        """[`Jobs.get`][leadenrich._resources.jobs.Jobs.get], with the HTTP response.
+
+        Examples:
+            >>> raw = client.jobs.with_raw_response.get("job_123")  # doctest: +SKIP
+            >>> raw.status_code, raw.parse()  # doctest: +SKIP
+        """
+        return self._raw(per_call(_endpoints.get_job(job_id), timeout, extra_headers, extra_query))
 
 
 class AsyncJobs:
@@ -69,17 +117,30 @@ class AsyncJobs:
         >>> job = await client.jobs.wait(created.job_id)  # doctest: +SKIP
     """
 
-    def __init__(self, send: AsyncSend, clock: ServiceClock) -> None:
+    def __init__(self, send: AsyncSend, raw: AsyncRawSend, clock: ServiceClock) -> None:
         self._send = send
+        self._raw = raw
         self._clock = clock
 
-    async def get(self, job_id: str) -> JobOut:
+    @cached_property
+    def with_raw_response(self) -> AsyncJobsWithRawResponse:
+        """The same methods, returning the HTTP response: `await client.jobs.with_raw_response.get(job_id)`."""
+        return AsyncJobsWithRawResponse(self._raw)
+
+    async def get(
+        self,
+        job_id: str,
+        *,
+        timeout: RequestTimeout = None,
+        extra_headers: ExtraHeaders = None,
+        extra_query: ExtraQuery = None,
+    ) -> JobOut:
         """The current state of a job.
 
         Examples:
             >>> job = await client.jobs.get("job_123")  # doctest: +SKIP
         """
-        return await self._send(_endpoints.get_job(job_id))
+        return await self._send(per_call(_endpoints.get_job(job_id), timeout, extra_headers, extra_query))
 
     async def wait(
         self,
@@ -88,6 +149,8 @@ class AsyncJobs:
         timeout: float = DEFAULT_JOB_TIMEOUT,
         poll_interval: float | None = None,
         on_progress: Callable[[JobOut], object] | None = None,
+        extra_headers: ExtraHeaders = None,
+        extra_query: ExtraQuery = None,
     ) -> JobOut:
         """Poll a job until it is `done` or `failed`; see [`Jobs.wait`][leadenrich._resources.jobs.Jobs.wait].
 
@@ -99,5 +162,33 @@ class AsyncJobs:
         waiter = Waiter[JobOut](
             f"enrichment job {job_id}", Deadline(timeout, self._clock), poll_interval, on_progress
         )
-        call = _endpoints.get_job(job_id)
+        call = per_call(_endpoints.get_job(job_id), None, extra_headers, extra_query)
         return await async_wait(lambda deadline: self._send(call, deadline), waiter)
+
+
+class AsyncJobsWithRawResponse:
+    """`client.jobs.with_raw_response` of the async client: each call returns an [`APIResponse`][leadenrich.APIResponse].
+
+    Examples:
+        >>> raw = await client.jobs.with_raw_response.get("job_123")  # doctest: +SKIP
+        >>> raw.headers.get("retry-after"), raw.retries_taken  # doctest: +SKIP
+    """
+
+    def __init__(self, raw: AsyncRawSend) -> None:
+        self._raw = raw
+
+    async def get(
+        self,
+        job_id: str,
+        *,
+        timeout: RequestTimeout = None,
+        extra_headers: ExtraHeaders = None,
+        extra_query: ExtraQuery = None,
+    ) -> APIResponse[JobOut]:
+        """[`Jobs.get`][leadenrich._resources.jobs.Jobs.get], with the HTTP response.
+
+        Examples:
+            >>> raw = await client.jobs.with_raw_response.get("job_123")  # doctest: +SKIP
+            >>> raw.status_code, raw.parse()  # doctest: +SKIP
+        """
+        return await self._raw(per_call(_endpoints.get_job(job_id), timeout, extra_headers, extra_query))

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import os
-from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Iterator
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Iterator, Mapping
+from functools import cached_property
 from typing import Any
 
 from .. import _endpoints
@@ -14,13 +15,18 @@ from .._bulk.results import BulkOutcome, BulkResult
 from .._bulk.runner import AsyncService, Service, Strategy, aiterate, iterate, prepare
 from .._bulk.scan_progress import ScanProgress, scan_reporter
 from .._clock import ServiceClock
-from .._endpoints import LeadLike
+from .._endpoints import Extras, LeadLike, make_extras, per_call, with_extras
 from .._models import EnrichJobCreated, JobOut, LeadDeleted, LeadIn, LeadOut, LeadPage
 from .._pagination import check_page_size, next_skip
 from .._polling import DEFAULT_JOB_TIMEOUT, Deadline, JobDurations, Waiter, async_wait, lead_of, wait
-from ._protocols import AsyncSend, AsyncSlot, SyncSend, SyncSlot
+from .._response import APIResponse
+from .._types import DataFrameLike, ExtraHeaders, ExtraQuery, RequestTimeout
+from ._protocols import AsyncRawSend, AsyncSend, AsyncSlot, SyncRawSend, SyncSend, SyncSlot
 
-__all__ = ["AsyncLeads", "Leads"]
+__all__ = ["AsyncLeads", "AsyncLeadsWithRawResponse", "Leads", "LeadsWithRawResponse"]
+
+BulkInput = Iterable[LeadLike | Mapping[str, Any]] | DataFrameLike
+"""LeadIn objects, dicts of its fields (rows read from a file are any mapping), or a DataFrame."""
 
 
 class Leads:
@@ -35,18 +41,37 @@ class Leads:
     def __init__(
         self,
         send: SyncSend,
+        raw: SyncRawSend,
         slot: SyncSlot,
         durations: JobDurations,
         clock: ServiceClock,
         iterations: OpenIterations | None = None,
     ) -> None:
         self._send = send
+        self._raw = raw
         self._slot = slot
         self._durations = durations
         self._clock = clock
         self._iterations = iterations if iterations is not None else OpenIterations()
 
-    def enrich(self, lead: LeadLike, *, callback_url: str | None = None) -> EnrichJobCreated:
+    @cached_property
+    def with_raw_response(self) -> LeadsWithRawResponse:
+        """The same methods, returning the HTTP response: `client.leads.with_raw_response.get(lead_id)`.
+
+        Every method that sends one request is there; `enrich_and_wait`, `iter` and the
+        bulk methods send many, and are not.
+        """
+        return LeadsWithRawResponse(self._raw)
+
+    def enrich(
+        self,
+        lead: LeadLike,
+        *,
+        callback_url: str | None = None,
+        timeout: RequestTimeout = None,
+        extra_headers: ExtraHeaders = None,
+        extra_query: ExtraQuery = None,
+    ) -> EnrichJobCreated:
         """Start an asynchronous enrichment; returns at once with a queued job.
 
         One enrichment credit is spent when the job runs (none when the contact's email
@@ -58,9 +83,18 @@ class Leads:
             >>> client.jobs.get(job.job_id).status  # doctest: +SKIP
             'running'
         """
-        return self._send(_endpoints.enrich(lead, callback_url))
+        return self._send(
+            per_call(_endpoints.enrich(lead, callback_url), timeout, extra_headers, extra_query)
+        )
 
-    def enrich_sync(self, lead: LeadLike) -> LeadOut:
+    def enrich_sync(
+        self,
+        lead: LeadLike,
+        *,
+        timeout: RequestTimeout = None,
+        extra_headers: ExtraHeaders = None,
+        extra_query: ExtraQuery = None,
+    ) -> LeadOut:
         """Enrich a lead and wait for the result in the same request (typically 20-40 s).
 
         The read timeout of this call is at least 100 s, since the service may hold the
@@ -72,7 +106,7 @@ class Leads:
             >>> lead.enrichment.company_overview.industry  # doctest: +SKIP
             'Software'
         """
-        return self._send(_endpoints.enrich_sync(lead))
+        return self._send(per_call(_endpoints.enrich_sync(lead), timeout, extra_headers, extra_query))
 
     def enrich_and_wait(
         self,
@@ -81,6 +115,8 @@ class Leads:
         timeout: float = DEFAULT_JOB_TIMEOUT,
         poll_interval: float | None = None,
         on_progress: Callable[[JobOut], object] | None = None,
+        extra_headers: ExtraHeaders = None,
+        extra_query: ExtraQuery = None,
     ) -> LeadOut:
         """Start an asynchronous enrichment and poll the job until it finishes.
 
@@ -99,7 +135,15 @@ class Leads:
             >>> lead.enrichment.tags  # doctest: +SKIP
             ['mid-market', 'manufacturing']
         """
-        return self._enrich_and_wait(lead, timeout, poll_interval, on_progress, None)
+        return self._enrich_and_wait(
+            lead,
+            timeout,
+            poll_interval,
+            on_progress,
+            None,
+            extra_headers=extra_headers,
+            extra_query=extra_query,
+        )
 
     def _enrich_and_wait(
         self,
@@ -108,9 +152,12 @@ class Leads:
         poll_interval: float | None,
         on_progress: Callable[[JobOut], object] | None,
         on_created: Callable[[str], None] | None,
+        *,
+        extra_headers: ExtraHeaders = None,
+        extra_query: ExtraQuery = None,
     ) -> LeadOut:
         waiter = Waiter[JobOut]("enrichment job", Deadline(timeout, self._clock), poll_interval, on_progress)
-        call = _endpoints.enrich(lead)
+        call = per_call(_endpoints.enrich(lead), None, extra_headers, extra_query)
         with self._slot(waiter.deadline):
             with waiter.sending():
                 created = self._send(call, waiter.deadline)
@@ -122,7 +169,7 @@ class Leads:
                 on_created(created.job_id)
             waiter.stay_quiet(self._durations.quiet_period())
             self._clock.sleep(waiter.next_delay())
-            poll = _endpoints.get_job(created.job_id)
+            poll = per_call(_endpoints.get_job(created.job_id), None, extra_headers, extra_query)
             job = wait(lambda deadline: self._send(poll, deadline), waiter)
         self._durations.record(job)
         return lead_of(job)
@@ -136,7 +183,7 @@ class Leads:
 
     def enrich_iter(
         self,
-        leads: Iterable[LeadLike] | Any,
+        leads: BulkInput,
         *,
         concurrency: int = 5,
         max_credits: MaxCredits = None,
@@ -181,7 +228,7 @@ class Leads:
 
     def enrich_many(
         self,
-        leads: Iterable[LeadLike] | Any,
+        leads: BulkInput,
         *,
         concurrency: int = 5,
         max_credits: MaxCredits = None,
@@ -243,7 +290,7 @@ class Leads:
 
     def preview_many(
         self,
-        leads: Iterable[LeadLike] | Any,
+        leads: BulkInput,
         *,
         checkpoint: str | os.PathLike[str] | None = None,
         max_stored: int | None = DEFAULT_MAX_STORED,
@@ -284,7 +331,15 @@ class Leads:
                 shown.close()
         return draft.result(usage, scan)
 
-    def list(self, *, limit: int = 50, skip: int = 0) -> LeadPage:
+    def list(
+        self,
+        *,
+        limit: int = 50,
+        skip: int = 0,
+        timeout: RequestTimeout = None,
+        extra_headers: ExtraHeaders = None,
+        extra_query: ExtraQuery = None,
+    ) -> LeadPage:
         """One page of stored leads: `limit` is the page size, not a total.
 
         Examples:
@@ -292,50 +347,188 @@ class Leads:
             >>> for lead in page:  # doctest: +SKIP
             ...     print(lead.id, lead.input.company)
         """
-        return self._send(_endpoints.list_leads(limit, skip))
+        return self._send(per_call(_endpoints.list_leads(limit, skip), timeout, extra_headers, extra_query))
 
-    def iter(self, *, page_size: int = 50) -> Iterator[LeadOut]:
+    def iter(
+        self,
+        *,
+        page_size: int = 50,
+        timeout: RequestTimeout = None,
+        extra_headers: ExtraHeaders = None,
+        extra_query: ExtraQuery = None,
+    ) -> Iterator[LeadOut]:
         """Every stored lead, fetching pages of `page_size` as the iteration goes.
 
         Examples:
             >>> for lead in client.leads.iter():  # doctest: +SKIP
             ...     print(lead.id)
         """
-        return self._pages(check_page_size(page_size))
+        return self._pages(check_page_size(page_size), make_extras(timeout, extra_headers, extra_query))
 
-    def _pages(self, size: int) -> Iterator[LeadOut]:
+    def _pages(self, size: int, extras: Extras | None) -> Iterator[LeadOut]:
         skip: int | None = 0
         while skip is not None:
-            page = self._send(_endpoints.list_leads(size, skip))
+            page = self._send(with_extras(_endpoints.list_leads(size, skip), extras))
             yield from page.items
             skip = next_skip(page, size, skip)
 
-    def get(self, lead_id: str) -> LeadOut:
+    def get(
+        self,
+        lead_id: str,
+        *,
+        timeout: RequestTimeout = None,
+        extra_headers: ExtraHeaders = None,
+        extra_query: ExtraQuery = None,
+    ) -> LeadOut:
         """A stored lead by id; NotFoundError when it does not exist or is another account's.
 
         Examples:
             >>> client.leads.get("ld_123").input.company  # doctest: +SKIP
             'Acme'
         """
-        return self._send(_endpoints.get_lead(lead_id))
+        return self._send(per_call(_endpoints.get_lead(lead_id), timeout, extra_headers, extra_query))
 
-    def delete(self, lead_id: str) -> LeadDeleted:
+    def delete(
+        self,
+        lead_id: str,
+        *,
+        timeout: RequestTimeout = None,
+        extra_headers: ExtraHeaders = None,
+        extra_query: ExtraQuery = None,
+    ) -> LeadDeleted:
         """Delete a stored lead.
 
         Examples:
             >>> client.leads.delete("ld_123").id  # doctest: +SKIP
             'ld_123'
         """
-        return self._send(_endpoints.delete_lead(lead_id))
+        return self._send(per_call(_endpoints.delete_lead(lead_id), timeout, extra_headers, extra_query))
 
-    def re_enrich(self, lead_id: str) -> LeadOut:
+    def re_enrich(
+        self,
+        lead_id: str,
+        *,
+        timeout: RequestTimeout = None,
+        extra_headers: ExtraHeaders = None,
+        extra_query: ExtraQuery = None,
+    ) -> LeadOut:
         """Enrich a stored lead again and return the fresh record (an enrichment run).
 
         Examples:
             >>> client.leads.re_enrich("ld_123").enrichment.opportunity_score  # doctest: +SKIP
             64
         """
-        return self._send(_endpoints.re_enrich(lead_id))
+        return self._send(per_call(_endpoints.re_enrich(lead_id), timeout, extra_headers, extra_query))
+
+
+class LeadsWithRawResponse:
+    """`client.leads.with_raw_response`: each call returns an [`APIResponse`][leadenrich.APIResponse].
+
+    Examples:
+        >>> raw = client.leads.with_raw_response.get("ld_123")  # doctest: +SKIP
+        >>> raw.headers.get("retry-after"), raw.retries_taken  # doctest: +SKIP
+    """
+
+    def __init__(self, raw: SyncRawSend) -> None:
+        self._raw = raw
+
+    def enrich(
+        self,
+        lead: LeadLike,
+        *,
+        callback_url: str | None = None,
+        timeout: RequestTimeout = None,
+        extra_headers: ExtraHeaders = None,
+        extra_query: ExtraQuery = None,
+    ) -> APIResponse[EnrichJobCreated]:
+        """[`Leads.enrich`][leadenrich._resources.leads.Leads.enrich], with the HTTP response.
+
+        Examples:
+            >>> raw = client.leads.with_raw_response.enrich({"company": "Acme", "domain": "acme.com"})  # doctest: +SKIP
+            >>> raw.status_code, raw.parse()  # doctest: +SKIP
+        """
+        return self._raw(per_call(_endpoints.enrich(lead, callback_url), timeout, extra_headers, extra_query))
+
+    def enrich_sync(
+        self,
+        lead: LeadLike,
+        *,
+        timeout: RequestTimeout = None,
+        extra_headers: ExtraHeaders = None,
+        extra_query: ExtraQuery = None,
+    ) -> APIResponse[LeadOut]:
+        """[`Leads.enrich_sync`][leadenrich._resources.leads.Leads.enrich_sync], with the HTTP response.
+
+        Examples:
+            >>> raw = client.leads.with_raw_response.enrich_sync({"company": "Acme", "domain": "acme.com"})  # doctest: +SKIP
+            >>> raw.status_code, raw.parse()  # doctest: +SKIP
+        """
+        return self._raw(per_call(_endpoints.enrich_sync(lead), timeout, extra_headers, extra_query))
+
+    def list(
+        self,
+        *,
+        limit: int = 50,
+        skip: int = 0,
+        timeout: RequestTimeout = None,
+        extra_headers: ExtraHeaders = None,
+        extra_query: ExtraQuery = None,
+    ) -> APIResponse[LeadPage]:
+        """[`Leads.list`][leadenrich._resources.leads.Leads.list], with the HTTP response.
+
+        Examples:
+            >>> raw = client.leads.with_raw_response.list(limit=20)  # doctest: +SKIP
+            >>> raw.status_code, raw.parse()  # doctest: +SKIP
+        """
+        return self._raw(per_call(_endpoints.list_leads(limit, skip), timeout, extra_headers, extra_query))
+
+    def get(
+        self,
+        lead_id: str,
+        *,
+        timeout: RequestTimeout = None,
+        extra_headers: ExtraHeaders = None,
+        extra_query: ExtraQuery = None,
+    ) -> APIResponse[LeadOut]:
+        """[`Leads.get`][leadenrich._resources.leads.Leads.get], with the HTTP response.
+
+        Examples:
+            >>> raw = client.leads.with_raw_response.get("ld_123")  # doctest: +SKIP
+            >>> raw.status_code, raw.parse()  # doctest: +SKIP
+        """
+        return self._raw(per_call(_endpoints.get_lead(lead_id), timeout, extra_headers, extra_query))
+
+    def delete(
+        self,
+        lead_id: str,
+        *,
+        timeout: RequestTimeout = None,
+        extra_headers: ExtraHeaders = None,
+        extra_query: ExtraQuery = None,
+    ) -> APIResponse[LeadDeleted]:
+        """[`Leads.delete`][leadenrich._resources.leads.Leads.delete], with the HTTP response.
+
+        Examples:
+            >>> raw = client.leads.with_raw_response.delete("ld_123")  # doctest: +SKIP
+            >>> raw.status_code, raw.parse()  # doctest: +SKIP
+        """
+        return self._raw(per_call(_endpoints.delete_lead(lead_id), timeout, extra_headers, extra_query))
+
+    def re_enrich(
+        self,
+        lead_id: str,
+        *,
+        timeout: RequestTimeout = None,
+        extra_headers: ExtraHeaders = None,
+        extra_query: ExtraQuery = None,
+    ) -> APIResponse[LeadOut]:
+        """[`Leads.re_enrich`][leadenrich._resources.leads.Leads.re_enrich], with the HTTP response.
+
+        Examples:
+            >>> raw = client.leads.with_raw_response.re_enrich("ld_123")  # doctest: +SKIP
+            >>> raw.status_code, raw.parse()  # doctest: +SKIP
+        """
+        return self._raw(per_call(_endpoints.re_enrich(lead_id), timeout, extra_headers, extra_query))
 
 
 class AsyncLeads:
@@ -348,32 +541,60 @@ class AsyncLeads:
     def __init__(
         self,
         send: AsyncSend,
+        raw: AsyncRawSend,
         slot: AsyncSlot,
         durations: JobDurations,
         clock: ServiceClock,
         iterations: AsyncOpenIterations | None = None,
     ) -> None:
         self._send = send
+        self._raw = raw
         self._slot = slot
         self._durations = durations
         self._clock = clock
         self._iterations = iterations if iterations is not None else AsyncOpenIterations()
 
-    async def enrich(self, lead: LeadLike, *, callback_url: str | None = None) -> EnrichJobCreated:
+    @cached_property
+    def with_raw_response(self) -> AsyncLeadsWithRawResponse:
+        """The same methods, returning the HTTP response: `client.leads.with_raw_response.get(lead_id)`.
+
+        Every method that sends one request is there; `enrich_and_wait`, `iter` and the
+        bulk methods send many, and are not.
+        """
+        return AsyncLeadsWithRawResponse(self._raw)
+
+    async def enrich(
+        self,
+        lead: LeadLike,
+        *,
+        callback_url: str | None = None,
+        timeout: RequestTimeout = None,
+        extra_headers: ExtraHeaders = None,
+        extra_query: ExtraQuery = None,
+    ) -> EnrichJobCreated:
         """Start an asynchronous enrichment; see [`Leads.enrich`][leadenrich._resources.leads.Leads.enrich].
 
         Examples:
             >>> job = await client.leads.enrich({"company": "Acme", "domain": "acme.com"})  # doctest: +SKIP
         """
-        return await self._send(_endpoints.enrich(lead, callback_url))
+        return await self._send(
+            per_call(_endpoints.enrich(lead, callback_url), timeout, extra_headers, extra_query)
+        )
 
-    async def enrich_sync(self, lead: LeadLike) -> LeadOut:
+    async def enrich_sync(
+        self,
+        lead: LeadLike,
+        *,
+        timeout: RequestTimeout = None,
+        extra_headers: ExtraHeaders = None,
+        extra_query: ExtraQuery = None,
+    ) -> LeadOut:
         """Enrich a lead in one request; see [`Leads.enrich_sync`][leadenrich._resources.leads.Leads.enrich_sync].
 
         Examples:
             >>> lead = await client.leads.enrich_sync({"company": "Acme", "domain": "acme.com"})  # doctest: +SKIP
         """
-        return await self._send(_endpoints.enrich_sync(lead))
+        return await self._send(per_call(_endpoints.enrich_sync(lead), timeout, extra_headers, extra_query))
 
     async def enrich_and_wait(
         self,
@@ -382,13 +603,23 @@ class AsyncLeads:
         timeout: float = DEFAULT_JOB_TIMEOUT,
         poll_interval: float | None = None,
         on_progress: Callable[[JobOut], object] | None = None,
+        extra_headers: ExtraHeaders = None,
+        extra_query: ExtraQuery = None,
     ) -> LeadOut:
         """Start an enrichment and poll it to the end; see [`Leads.enrich_and_wait`][leadenrich._resources.leads.Leads.enrich_and_wait].
 
         Examples:
             >>> lead = await client.leads.enrich_and_wait({"company": "Acme", "domain": "acme.com"})  # doctest: +SKIP
         """
-        return await self._enrich_and_wait(lead, timeout, poll_interval, on_progress, None)
+        return await self._enrich_and_wait(
+            lead,
+            timeout,
+            poll_interval,
+            on_progress,
+            None,
+            extra_headers=extra_headers,
+            extra_query=extra_query,
+        )
 
     async def _enrich_and_wait(
         self,
@@ -397,9 +628,12 @@ class AsyncLeads:
         poll_interval: float | None,
         on_progress: Callable[[JobOut], object] | None,
         on_created: Callable[[str], Awaitable[None]] | None,
+        *,
+        extra_headers: ExtraHeaders = None,
+        extra_query: ExtraQuery = None,
     ) -> LeadOut:
         waiter = Waiter[JobOut]("enrichment job", Deadline(timeout, self._clock), poll_interval, on_progress)
-        call = _endpoints.enrich(lead)
+        call = per_call(_endpoints.enrich(lead), None, extra_headers, extra_query)
         async with self._slot(waiter.deadline):
             with waiter.sending():
                 created = await self._send(call, waiter.deadline)
@@ -411,7 +645,7 @@ class AsyncLeads:
                 await on_created(created.job_id)
             waiter.stay_quiet(self._durations.quiet_period())
             await self._clock.asleep(waiter.next_delay())
-            poll = _endpoints.get_job(created.job_id)
+            poll = per_call(_endpoints.get_job(created.job_id), None, extra_headers, extra_query)
             job = await async_wait(lambda deadline: self._send(poll, deadline), waiter)
         self._durations.record(job)
         return lead_of(job)
@@ -425,7 +659,7 @@ class AsyncLeads:
 
     def enrich_iter(
         self,
-        leads: Iterable[LeadLike] | Any,
+        leads: BulkInput,
         *,
         concurrency: int = 5,
         max_credits: MaxCredits = None,
@@ -477,7 +711,7 @@ class AsyncLeads:
 
     async def enrich_many(
         self,
-        leads: Iterable[LeadLike] | Any,
+        leads: BulkInput,
         *,
         concurrency: int = 5,
         max_credits: MaxCredits = None,
@@ -506,7 +740,7 @@ class AsyncLeads:
 
     async def preview_many(
         self,
-        leads: Iterable[LeadLike] | Any,
+        leads: BulkInput,
         *,
         checkpoint: str | os.PathLike[str] | None = None,
         max_stored: int | None = DEFAULT_MAX_STORED,
@@ -530,51 +764,205 @@ class AsyncLeads:
                 shown.close()
         return draft.result(usage, scan)
 
-    async def list(self, *, limit: int = 50, skip: int = 0) -> LeadPage:
+    async def list(
+        self,
+        *,
+        limit: int = 50,
+        skip: int = 0,
+        timeout: RequestTimeout = None,
+        extra_headers: ExtraHeaders = None,
+        extra_query: ExtraQuery = None,
+    ) -> LeadPage:
         """One page of stored leads: `limit` is the page size, not a total.
 
         Examples:
             >>> page = await client.leads.list(limit=20)  # doctest: +SKIP
         """
-        return await self._send(_endpoints.list_leads(limit, skip))
+        return await self._send(
+            per_call(_endpoints.list_leads(limit, skip), timeout, extra_headers, extra_query)
+        )
 
-    def iter(self, *, page_size: int = 50) -> AsyncIterator[LeadOut]:
+    def iter(
+        self,
+        *,
+        page_size: int = 50,
+        timeout: RequestTimeout = None,
+        extra_headers: ExtraHeaders = None,
+        extra_query: ExtraQuery = None,
+    ) -> AsyncIterator[LeadOut]:
         """Every stored lead, page after page.
 
         Examples:
             >>> async for lead in client.leads.iter():  # doctest: +SKIP
             ...     print(lead.id)
         """
-        return self._pages(check_page_size(page_size))
+        return self._pages(check_page_size(page_size), make_extras(timeout, extra_headers, extra_query))
 
-    async def _pages(self, size: int) -> AsyncIterator[LeadOut]:
+    async def _pages(self, size: int, extras: Extras | None) -> AsyncIterator[LeadOut]:
         skip: int | None = 0
         while skip is not None:
-            page = await self._send(_endpoints.list_leads(size, skip))
+            page = await self._send(with_extras(_endpoints.list_leads(size, skip), extras))
             for lead in page.items:
                 yield lead
             skip = next_skip(page, size, skip)
 
-    async def get(self, lead_id: str) -> LeadOut:
+    async def get(
+        self,
+        lead_id: str,
+        *,
+        timeout: RequestTimeout = None,
+        extra_headers: ExtraHeaders = None,
+        extra_query: ExtraQuery = None,
+    ) -> LeadOut:
         """A stored lead by id.
 
         Examples:
             >>> lead = await client.leads.get("ld_123")  # doctest: +SKIP
         """
-        return await self._send(_endpoints.get_lead(lead_id))
+        return await self._send(per_call(_endpoints.get_lead(lead_id), timeout, extra_headers, extra_query))
 
-    async def delete(self, lead_id: str) -> LeadDeleted:
+    async def delete(
+        self,
+        lead_id: str,
+        *,
+        timeout: RequestTimeout = None,
+        extra_headers: ExtraHeaders = None,
+        extra_query: ExtraQuery = None,
+    ) -> LeadDeleted:
         """Delete a stored lead.
 
         Examples:
             >>> await client.leads.delete("ld_123")  # doctest: +SKIP
         """
-        return await self._send(_endpoints.delete_lead(lead_id))
+        return await self._send(
+            per_call(_endpoints.delete_lead(lead_id), timeout, extra_headers, extra_query)
+        )
 
-    async def re_enrich(self, lead_id: str) -> LeadOut:
+    async def re_enrich(
+        self,
+        lead_id: str,
+        *,
+        timeout: RequestTimeout = None,
+        extra_headers: ExtraHeaders = None,
+        extra_query: ExtraQuery = None,
+    ) -> LeadOut:
         """Enrich a stored lead again (an enrichment run).
 
         Examples:
             >>> lead = await client.leads.re_enrich("ld_123")  # doctest: +SKIP
         """
-        return await self._send(_endpoints.re_enrich(lead_id))
+        return await self._send(per_call(_endpoints.re_enrich(lead_id), timeout, extra_headers, extra_query))
+
+
+class AsyncLeadsWithRawResponse:
+    """`client.leads.with_raw_response` of the async client: each call returns an [`APIResponse`][leadenrich.APIResponse].
+
+    Examples:
+        >>> raw = await client.leads.with_raw_response.get("ld_123")  # doctest: +SKIP
+        >>> raw.headers.get("retry-after"), raw.retries_taken  # doctest: +SKIP
+    """
+
+    def __init__(self, raw: AsyncRawSend) -> None:
+        self._raw = raw
+
+    async def enrich(
+        self,
+        lead: LeadLike,
+        *,
+        callback_url: str | None = None,
+        timeout: RequestTimeout = None,
+        extra_headers: ExtraHeaders = None,
+        extra_query: ExtraQuery = None,
+    ) -> APIResponse[EnrichJobCreated]:
+        """[`Leads.enrich`][leadenrich._resources.leads.Leads.enrich], with the HTTP response.
+
+        Examples:
+            >>> raw = await client.leads.with_raw_response.enrich({"company": "Acme", "domain": "acme.com"})  # doctest: +SKIP
+            >>> raw.status_code, raw.parse()  # doctest: +SKIP
+        """
+        return await self._raw(
+            per_call(_endpoints.enrich(lead, callback_url), timeout, extra_headers, extra_query)
+        )
+
+    async def enrich_sync(
+        self,
+        lead: LeadLike,
+        *,
+        timeout: RequestTimeout = None,
+        extra_headers: ExtraHeaders = None,
+        extra_query: ExtraQuery = None,
+    ) -> APIResponse[LeadOut]:
+        """[`Leads.enrich_sync`][leadenrich._resources.leads.Leads.enrich_sync], with the HTTP response.
+
+        Examples:
+            >>> raw = await client.leads.with_raw_response.enrich_sync({"company": "Acme", "domain": "acme.com"})  # doctest: +SKIP
+            >>> raw.status_code, raw.parse()  # doctest: +SKIP
+        """
+        return await self._raw(per_call(_endpoints.enrich_sync(lead), timeout, extra_headers, extra_query))
+
+    async def list(
+        self,
+        *,
+        limit: int = 50,
+        skip: int = 0,
+        timeout: RequestTimeout = None,
+        extra_headers: ExtraHeaders = None,
+        extra_query: ExtraQuery = None,
+    ) -> APIResponse[LeadPage]:
+        """[`Leads.list`][leadenrich._resources.leads.Leads.list], with the HTTP response.
+
+        Examples:
+            >>> raw = await client.leads.with_raw_response.list(limit=20)  # doctest: +SKIP
+            >>> raw.status_code, raw.parse()  # doctest: +SKIP
+        """
+        return await self._raw(
+            per_call(_endpoints.list_leads(limit, skip), timeout, extra_headers, extra_query)
+        )
+
+    async def get(
+        self,
+        lead_id: str,
+        *,
+        timeout: RequestTimeout = None,
+        extra_headers: ExtraHeaders = None,
+        extra_query: ExtraQuery = None,
+    ) -> APIResponse[LeadOut]:
+        """[`Leads.get`][leadenrich._resources.leads.Leads.get], with the HTTP response.
+
+        Examples:
+            >>> raw = await client.leads.with_raw_response.get("ld_123")  # doctest: +SKIP
+            >>> raw.status_code, raw.parse()  # doctest: +SKIP
+        """
+        return await self._raw(per_call(_endpoints.get_lead(lead_id), timeout, extra_headers, extra_query))
+
+    async def delete(
+        self,
+        lead_id: str,
+        *,
+        timeout: RequestTimeout = None,
+        extra_headers: ExtraHeaders = None,
+        extra_query: ExtraQuery = None,
+    ) -> APIResponse[LeadDeleted]:
+        """[`Leads.delete`][leadenrich._resources.leads.Leads.delete], with the HTTP response.
+
+        Examples:
+            >>> raw = await client.leads.with_raw_response.delete("ld_123")  # doctest: +SKIP
+            >>> raw.status_code, raw.parse()  # doctest: +SKIP
+        """
+        return await self._raw(per_call(_endpoints.delete_lead(lead_id), timeout, extra_headers, extra_query))
+
+    async def re_enrich(
+        self,
+        lead_id: str,
+        *,
+        timeout: RequestTimeout = None,
+        extra_headers: ExtraHeaders = None,
+        extra_query: ExtraQuery = None,
+    ) -> APIResponse[LeadOut]:
+        """[`Leads.re_enrich`][leadenrich._resources.leads.Leads.re_enrich], with the HTTP response.
+
+        Examples:
+            >>> raw = await client.leads.with_raw_response.re_enrich("ld_123")  # doctest: +SKIP
+            >>> raw.status_code, raw.parse()  # doctest: +SKIP
+        """
+        return await self._raw(per_call(_endpoints.re_enrich(lead_id), timeout, extra_headers, extra_query))

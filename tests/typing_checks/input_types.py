@@ -1,0 +1,58 @@
+"""Checked by pyright and mypy (see tests/test_typing.py), never run.
+
+Each line ending in an ignore comment must be an error for both checkers: the checks
+run with unused ignores reported, so a line that stops being an error fails the test.
+"""
+
+from __future__ import annotations
+
+from typing_extensions import assert_type
+
+from leadenrich import (
+    APIResponse,
+    AsyncLeadEnrich,
+    BulkResult,
+    EmailFindOut,
+    LeadDict,
+    LeadEnrich,
+    LeadOut,
+    MobileFindOut,
+    PersonQuery,
+    UsageOut,
+)
+
+
+def sync_client(client: LeadEnrich, rows: list[dict[str, str]]) -> None:
+    assert_type(client.leads.enrich_sync({"company": "Acme", "domain": "acme.com"}), LeadOut)
+    client.leads.enrich_sync({"compnay": "Acme", "domain": "acme.com"})  # type: ignore[arg-type]  # pyright: ignore[reportArgumentType]
+    client.leads.enrich({"domain": "acme.com"})  # type: ignore[arg-type]  # pyright: ignore[reportArgumentType]
+    client.leads.enrich_and_wait({"company": "Acme", "domain": "acme.com", "titel": "CTO"})  # type: ignore[arg-type]  # pyright: ignore[reportArgumentType]
+    lead: LeadDict = {"company": "Acme", "domain": "acme.com", "email": "ada@acme.com"}
+    client.leads.enrich_sync(lead)
+    typo: LeadDict = {"company": "Acme", "domian": "acme.com"}  # type: ignore[typeddict-item, typeddict-unknown-key]  # pyright: ignore[reportAssignmentType]
+    client.leads.enrich_sync(typo)
+    assert_type(client.email.find(first_name="Ada", last_name="Lovelace", domain="acme.com"), EmailFindOut)
+    client.email.find(frist_name="Ada", last_name="Lovelace", domain="acme.com")  # type: ignore[call-arg]  # pyright: ignore[reportCallIssue]
+    client.mobile.find(linkedin_ur="https://linkedin.com/in/ada")  # type: ignore[call-arg]  # pyright: ignore[reportCallIssue]
+    client.mobile.find_and_wait(linkedin_url="https://linkedin.com/in/ada", compnay_name="Acme")  # type: ignore[call-arg]  # pyright: ignore[reportCallIssue]
+    person: PersonQuery = {"linkedin_url": "https://linkedin.com/in/ada"}
+    assert_type(client.mobile.find_and_wait(**person, timeout=60), MobileFindOut)
+    # Rows read from a file are any mapping: bulk input takes them as they are.
+    assert_type(client.leads.enrich_many(rows), BulkResult)
+    client.leads.enrich_many(42)  # type: ignore[arg-type]  # pyright: ignore[reportArgumentType]
+    raw = client.leads.with_raw_response.get("ld_1", timeout=5)
+    assert_type(raw, APIResponse[LeadOut])
+    assert_type(raw.parse(), LeadOut)
+    assert_type(client.with_raw_response.usage().parse(), UsageOut)
+    client.leads.get("ld_1", extra_headers={"X-Trace": 1})  # type: ignore[dict-item]  # pyright: ignore[reportArgumentType]
+    client.with_options(max_retrys=3)  # type: ignore[call-arg]  # pyright: ignore[reportCallIssue]
+    assert_type(client.with_options(max_retries=3, default_headers={"X-Team": "a"}), LeadEnrich)
+
+
+async def async_client(client: AsyncLeadEnrich) -> None:
+    assert_type(await client.leads.enrich_sync({"company": "Acme", "domain": "acme.com"}), LeadOut)
+    await client.leads.enrich_sync({"compnay": "Acme", "domain": "acme.com"})  # type: ignore[arg-type]  # pyright: ignore[reportArgumentType]
+    await client.email.find(frist_name="Ada", last_name="Lovelace", domain="acme.com")  # type: ignore[call-arg]  # pyright: ignore[reportCallIssue]
+    raw = await client.email.with_raw_response.find(linkedin_url="https://linkedin.com/in/ada")
+    assert_type(raw, APIResponse[EmailFindOut])
+    assert_type(client.with_options(timeout=5), AsyncLeadEnrich)
