@@ -35,7 +35,10 @@ def _ctrl_c_left_as_found() -> Iterator[None]:
     after = signal.getsignal(signal.SIGINT)
     if after is not before:
         signal.signal(signal.SIGINT, before)
-        pytest.fail(f"the test left SIGINT's handler changed: {before!r} -> {after!r}")
+        # Put back either way (a notebook kernel's client installs its own); only an
+        # ignored Ctrl-C breaks the tests that come after.
+        if after == signal.SIG_IGN:
+            pytest.fail("the test left SIGINT ignored")
 
 
 @pytest.fixture
