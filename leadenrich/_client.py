@@ -97,7 +97,7 @@ class LeadEnrich(SyncAPIClient):
 
     def _bind_resources(self) -> None:
         self.leads = Leads(self._request, self._enrichment_slot, self._durations, self._clock)
-        self.jobs = Jobs(self._request, self._clock)
+        self.jobs = Jobs(self._request, self._durations, self._clock)
         self.email = Email(self._request)
         self.mobile = Mobile(self._request, self._clock)
 
@@ -172,7 +172,7 @@ class AsyncLeadEnrich(AsyncAPIClient):
 
     def _bind_resources(self) -> None:
         self.leads = AsyncLeads(self._request, self._enrichment_slot, self._durations, self._clock)
-        self.jobs = AsyncJobs(self._request, self._clock)
+        self.jobs = AsyncJobs(self._request, self._durations, self._clock)
         self.email = AsyncEmail(self._request)
         self.mobile = AsyncMobile(self._request, self._clock)
 

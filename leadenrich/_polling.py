@@ -7,8 +7,10 @@ async loops around them differ only in how they fetch and sleep.
 from __future__ import annotations
 
 import threading
+from collections import OrderedDict, deque
 from collections.abc import Awaitable, Callable, Generator
 from contextlib import contextmanager
+from dataclasses import dataclass
 from typing import Generic, TypeVar
 
 from ._clock import ServiceClock
@@ -20,6 +22,8 @@ __all__ = [
     "DEFAULT_JOB_TIMEOUT",
     "DEFAULT_LOOKUP_TIMEOUT",
     "DEFAULT_POLL_INTERVAL",
+    "TYPICAL_SHORTEST_JOB",
+    "AgeSchedule",
     "CutShort",
     "Deadline",
     "JobDurations",
@@ -63,33 +67,93 @@ class CutShort(PollTimeoutError):
         super().__init__(why, last=None)
 
 
-class JobDurations:
-    """How long this client's jobs took, creation to finish, by the service's own clock.
+@dataclass(frozen=True)
+class AgeSchedule:
+    """When to poll a job whose age is known: from its expected finish, at ages growing
+    by `growth`.
 
-    A job cannot finish sooner than the quickest one seen so far, give or take: polling
-    it before then only spends the per-key budget that the polls of older jobs, close to
-    finishing, need. Shared by a client and its copies.
+    A job found done at age `a` after being seen running at age `a / growth` finished at
+    most `growth - 1` of its duration ago, so `growth=1.1` bounds the notice delay to 10 %
+    of the job's duration; the first poll, at `first` times the shortest duration
+    expected, bounds it for the quickest jobs.
     """
 
-    # Polls start at this fraction of the shortest duration seen, to allow for variance.
-    _MARGIN = 0.8
+    growth: float = 1.1
+    first: float = 1.1
 
-    def __init__(self) -> None:
+    def first_age(self, shortest: float) -> float:
+        return shortest * self.first
+
+    def next_age(self, age: float) -> float:
+        return age * self.growth
+
+
+TYPICAL_SHORTEST_JOB = 20.0
+"""The spec's shortest typical enrichment, in the service's seconds (20-40 s): what a
+client expects of its jobs until it has seen some finish."""
+
+
+class JobDurations:
+    """When this client created its jobs, and how long they took.
+
+    A job is polled by its age: first near the shortest duration expected (the shortest
+    of the last jobs that finished, the spec's 20 s until one has), then at ages growing
+    by `schedule.growth`. A duration is read from the job's own timestamps, so a job
+    found done at its first poll still says how quick it was. Shared by a client and its
+    copies, and by every wait on them.
+    """
+
+    _REMEMBERED = 1000  # creation times kept, so jobs.wait knows the age of a recent job
+    _RECENT = 50  # finished jobs the shortest duration is drawn from
+
+    def __init__(self, schedule: AgeSchedule | None = None) -> None:
+        self.schedule = schedule or AgeSchedule()
         self._lock = threading.Lock()
-        self._shortest: float | None = None
+        self._created: OrderedDict[str, float] = OrderedDict()
+        self._durations: deque[float] = deque(maxlen=self._RECENT)
 
-    def record(self, job: JobOut) -> None:
-        if job.status != "done" or job.created_at is None or job.finished_at is None:
+    def created(self, job_id: str, at: float) -> None:
+        """Remember that `job_id` was created at `at` (the clock's `now()`)."""
+        with self._lock:
+            self._created[job_id] = at
+            self._created.move_to_end(job_id)
+            while len(self._created) > self._REMEMBERED:
+                self._created.popitem(last=False)
+
+    def created_at(self, job_id: str) -> float | None:
+        with self._lock:
+            return self._created.get(job_id)
+
+    def record(self, job: JobOut, clock: ServiceClock) -> None:
+        """Learn how long a finished job took, creation to finish."""
+        with self._lock:
+            self._created.pop(job.job_id, None)
+        # A failed or deduped job says nothing of how long an enrichment takes.
+        if job.status != "done" or (job.result is not None and job.result.deduped):
             return
-        took = (job.finished_at - job.created_at).total_seconds()
+        if job.created_at is None or job.finished_at is None:
+            return
+        # The service stamps its jobs in real seconds; a faster clock (a fake server's)
+        # runs that many more of the service's seconds in each.
+        took = (job.finished_at - job.created_at).total_seconds() / clock.scale
         if took > 0:
             with self._lock:
-                self._shortest = took if self._shortest is None else min(self._shortest, took)
+                self._durations.append(took)
 
-    def quiet_period(self) -> float:
-        """Seconds after creating a job before its first poll is worth its cost."""
+    def shortest(self) -> float:
+        """The shortest duration to expect of the next job, in the service's seconds."""
         with self._lock:
-            return 0.0 if self._shortest is None else self._shortest * self._MARGIN
+            return min(self._durations, default=TYPICAL_SHORTEST_JOB)
+
+
+class _Age:
+    """The age of the job a wait follows, and what its polls saw of it."""
+
+    def __init__(self, durations: JobDurations, job_id: str, born: float) -> None:
+        self.durations = durations
+        self.job_id = job_id
+        self.born = born
+        self.running_at: float | None = None
 
 
 class Waiter(Generic[Polled]):
@@ -109,15 +173,18 @@ class Waiter(Generic[Polled]):
             if poll_interval is None
             else seconds("poll_interval", poll_interval, positive=True)
         )
+        self._floor = first
         self._interval = first
         self._ceiling = first * _CEILING
         self._on_progress: Callable[[Polled], object] | None = on_progress
-        self._quiet_until = 0.0
+        self._age: _Age | None = None
         self.last: Polled | None = None
 
-    def stay_quiet(self, seconds: float) -> None:
-        """Do not poll again for `seconds` from now (the job cannot be done sooner)."""
-        self._quiet_until = self.deadline.clock.now() + seconds
+    def follow(self, durations: JobDurations, job_id: str) -> None:
+        """Poll `job_id` by its age when this client created it (else as an unknown job)."""
+        born = durations.created_at(job_id)
+        if born is not None:
+            self._age = _Age(durations, job_id, born)
 
     def created(self, what: str, first: Polled) -> None:
         """Name what is waited for, and what it was when created (`.last` of a timeout)."""
@@ -143,6 +210,11 @@ class Waiter(Generic[Polled]):
     def observe(self, polled: Polled) -> bool:
         """Record a polled object; True when it is terminal."""
         self.last = polled
+        if self._age is not None and isinstance(polled, JobOut):
+            if polled.is_terminal:
+                self._age.durations.record(polled, self.deadline.clock)
+            else:
+                self._age.running_at = self.deadline.clock.now() - self._age.born
         if self._on_progress is not None:
             self._on_progress(polled)
         return polled.is_terminal
@@ -164,16 +236,35 @@ class Waiter(Generic[Polled]):
             ) from error
         return wanted
 
+    def until_first_poll(self) -> float:
+        """How long to sleep before polling at all: until the first poll of a job of known
+        age is due (its first poll could not find it done sooner), else nothing."""
+        if self._age is None:
+            return 0.0
+        age = self.deadline.clock.now() - self._age.born
+        first = self._age.durations.schedule.first_age(self._age.durations.shortest())
+        return min(max(0.0, first - age), self.deadline.remaining())
+
     def next_delay(self) -> float:
         """How long to sleep before the next poll; PollTimeoutError once the deadline passed."""
         remaining = self.deadline.remaining()
         if remaining <= 0:
             raise self._timed_out(f"after {self.deadline.timeout:g} s")
-        quiet = self._quiet_until - self.deadline.clock.now()
-        delay = min(max(self._interval, quiet), remaining)
-        if quiet <= 0:
-            self._interval = min(self._interval * _GROWTH, self._ceiling)
+        if self._age is not None:
+            return min(self._until_next_age(self._age), remaining)
+        delay = min(self._interval, remaining)
+        self._interval = min(self._interval * _GROWTH, self._ceiling)
         return delay
+
+    def _until_next_age(self, job: _Age) -> float:
+        # By age, not by poll count: a poll held back by pacing or a 429 does not push the
+        # next one later, and the polls of a job seen running end near its expected finish.
+        schedule = job.durations.schedule
+        age = self.deadline.clock.now() - job.born
+        wanted = schedule.first_age(job.durations.shortest())
+        if job.running_at is not None:
+            wanted = max(wanted, schedule.next_age(job.running_at))
+        return max(wanted - age, self._floor)
 
 
 def _state(last: JobOut | MobileFindOut) -> str:

@@ -7,7 +7,7 @@ from collections.abc import Callable
 from .. import _endpoints
 from .._clock import ServiceClock
 from .._models import JobOut
-from .._polling import DEFAULT_JOB_TIMEOUT, Deadline, Waiter, async_wait, wait
+from .._polling import DEFAULT_JOB_TIMEOUT, Deadline, JobDurations, Waiter, async_wait, wait
 from ._protocols import AsyncSend, SyncSend
 
 __all__ = ["AsyncJobs", "Jobs"]
@@ -22,8 +22,9 @@ class Jobs:
         'done'
     """
 
-    def __init__(self, send: SyncSend, clock: ServiceClock) -> None:
+    def __init__(self, send: SyncSend, durations: JobDurations, clock: ServiceClock) -> None:
         self._send = send
+        self._durations = durations
         self._clock = clock
 
     def get(self, job_id: str) -> JobOut:
@@ -58,7 +59,10 @@ class Jobs:
         waiter = Waiter[JobOut](
             f"enrichment job {job_id}", Deadline(timeout, self._clock), poll_interval, on_progress
         )
+        waiter.follow(self._durations, job_id)
         call = _endpoints.get_job(job_id)
+        if (early := waiter.until_first_poll()) > 0:
+            self._clock.sleep(early)
         return wait(lambda deadline: self._send(call, deadline), waiter)
 
 
@@ -69,8 +73,9 @@ class AsyncJobs:
         >>> job = await client.jobs.wait(created.job_id)  # doctest: +SKIP
     """
 
-    def __init__(self, send: AsyncSend, clock: ServiceClock) -> None:
+    def __init__(self, send: AsyncSend, durations: JobDurations, clock: ServiceClock) -> None:
         self._send = send
+        self._durations = durations
         self._clock = clock
 
     async def get(self, job_id: str) -> JobOut:
@@ -99,5 +104,8 @@ class AsyncJobs:
         waiter = Waiter[JobOut](
             f"enrichment job {job_id}", Deadline(timeout, self._clock), poll_interval, on_progress
         )
+        waiter.follow(self._durations, job_id)
         call = _endpoints.get_job(job_id)
+        if (early := waiter.until_first_poll()) > 0:
+            await self._clock.asleep(early)
         return await async_wait(lambda deadline: self._send(call, deadline), waiter)

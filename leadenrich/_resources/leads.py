@@ -52,7 +52,9 @@ class Leads:
             >>> client.jobs.get(job.job_id).status  # doctest: +SKIP
             'running'
         """
-        return self._send(_endpoints.enrich(lead, callback_url))
+        created = self._send(_endpoints.enrich(lead, callback_url))
+        self._durations.created(created.job_id, self._clock.now())
+        return created
 
     def enrich_sync(self, lead: LeadLike) -> LeadOut:
         """Enrich a lead and wait for the result in the same request (typically 20-40 s).
@@ -102,11 +104,11 @@ class Leads:
             waiter.created(
                 f"enrichment job {created.job_id}", JobOut(job_id=created.job_id, status=created.status)
             )
-            waiter.stay_quiet(self._durations.quiet_period())
+            self._durations.created(created.job_id, self._clock.now())
+            waiter.follow(self._durations, created.job_id)
             self._clock.sleep(waiter.next_delay())
             poll = _endpoints.get_job(created.job_id)
             job = wait(lambda deadline: self._send(poll, deadline), waiter)
-        self._durations.record(job)
         return lead_of(job)
 
     def enrich_iter(
@@ -331,7 +333,9 @@ class AsyncLeads:
         Examples:
             >>> job = await client.leads.enrich({"company": "Acme", "domain": "acme.com"})  # doctest: +SKIP
         """
-        return await self._send(_endpoints.enrich(lead, callback_url))
+        created = await self._send(_endpoints.enrich(lead, callback_url))
+        self._durations.created(created.job_id, self._clock.now())
+        return created
 
     async def enrich_sync(self, lead: LeadLike) -> LeadOut:
         """Enrich a lead in one request; see [`Leads.enrich_sync`][leadenrich._resources.leads.Leads.enrich_sync].
@@ -363,11 +367,11 @@ class AsyncLeads:
             waiter.created(
                 f"enrichment job {created.job_id}", JobOut(job_id=created.job_id, status=created.status)
             )
-            waiter.stay_quiet(self._durations.quiet_period())
+            self._durations.created(created.job_id, self._clock.now())
+            waiter.follow(self._durations, created.job_id)
             await self._clock.asleep(waiter.next_delay())
             poll = _endpoints.get_job(created.job_id)
             job = await async_wait(lambda deadline: self._send(poll, deadline), waiter)
-        self._durations.record(job)
         return lead_of(job)
 
     def enrich_iter(
