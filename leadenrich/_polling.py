@@ -35,7 +35,8 @@ DEFAULT_JOB_TIMEOUT = 300.0
 DEFAULT_LOOKUP_TIMEOUT = 300.0
 """How long a mobile lookup wait lasts by default."""
 DEFAULT_POLL_INTERVAL = 1.0
-"""The first interval between polls; it grows 1.5x per poll up to 5x this value."""
+"""The shortest interval between polls; for a job of unknown age, the first one, growing
+1.5x per poll up to 5x this value."""
 _GROWTH = 1.5
 _CEILING = 5.0
 

@@ -83,7 +83,9 @@ class Leads:
         Takes one of the client's enrichment slots for the whole time, so many calls at
         once on one client stay within the platform's ceiling instead of collecting
         `upstream_full` 429s. `timeout` (300 s by default) covers waiting for a slot, the
-        job and the polling.
+        job and the polling. The job is polled by its age, as in
+        [`Jobs.wait`][leadenrich._resources.jobs.Jobs.wait]; `poll_interval` is the
+        shortest interval between polls.
 
         Raises:
             JobFailedError: The job failed; `.job.error` says why.
