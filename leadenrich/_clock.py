@@ -33,7 +33,7 @@ class ServiceClock:
     """
 
     def __init__(self, scale: float = 1.0) -> None:
-        self.scale = seconds("ServiceClock.scale", scale, positive=True)
+        self.scale: float = seconds("ServiceClock.scale", scale, positive=True)
 
     def real_seconds(self, service_seconds: float) -> float:
         """How long `service_seconds` of the service last on this machine.

@@ -52,7 +52,7 @@ class Deadline:
     """
 
     def __init__(self, timeout: float, clock: ServiceClock) -> None:
-        self.timeout = seconds("timeout", timeout, positive=True)
+        self.timeout: float = seconds("timeout", timeout, positive=True)
         self.clock = clock
         self._at = clock.now() + self.timeout
 
@@ -109,7 +109,7 @@ class JobDurations:
     _TRUSTED = 20  # finished jobs it takes to expect longer ones than the spec's
 
     def __init__(self, schedule: AgeSchedule | None = None) -> None:
-        self.schedule = schedule or AgeSchedule()
+        self.schedule: AgeSchedule = schedule or AgeSchedule()
         self._lock = threading.Lock()
         self._created: OrderedDict[str, float] = OrderedDict()
         self._durations: deque[float] = deque(maxlen=self._RECENT)
