@@ -97,9 +97,9 @@ client expects of its jobs until it has seen some finish."""
 class JobDurations:
     """When this client created its jobs, and how long they took.
 
-    A job is polled by its age: first near the shortest duration expected (the shortest
-    of the last jobs that finished, the spec's 20 s until one has), then at ages growing
-    by `schedule.growth`. A duration is read from the job's own timestamps, so a job
+    A job is polled by its age: first near the shortest duration expected (learnt from
+    the last jobs that finished, the spec's 20 s until then), then at ages growing by
+    `schedule.growth`. A duration is read from the job's own timestamps, so a job
     found done at its first poll still says how quick it was. Shared by a client and its
     copies, and by every wait on them.
     """
@@ -149,7 +149,7 @@ class JobDurations:
         about the spread of the durations over `n - 1` (exact for evenly spread ones), so
         that much is taken off. Until `_TRUSTED` jobs have finished, the spec's 20 s holds
         unless a quicker job was seen: a few jobs that happened to be slow do not put off
-        the first poll, nor do a few quick ones bring it forward beyond what they showed.
+        the first poll.
         """
         with self._lock:
             seen = list(self._durations)
@@ -178,11 +178,14 @@ class _Age:
         self.round_trip = 0.0
 
     def seen(self, job: JobOut, clock: ServiceClock, sent_at: float) -> None:
-        """A poll sent at `sent_at` found the job still running."""
-        if job.started_at is not None and job.created_at is not None:
+        """A poll sent at `sent_at` found the job queued or running."""
+        if job.started_at is None:
+            # Still queued: it has not begun to run, however old it is.
+            self.queued_for = sent_at - self.born
+        elif job.created_at is not None:
             self.queued_for = max(0.0, (job.started_at - job.created_at).total_seconds() / clock.scale)
         # Running when the poll reached the service, so at least since it was sent.
-        self.ran_for = sent_at - self.born - self.queued_for
+        self.ran_for = max(0.0, sent_at - self.born - self.queued_for)
         self.round_trip = clock.now() - sent_at
 
 
@@ -294,12 +297,14 @@ class Waiter(Generic[Polled]):
         # for less than its age, and its duration counts from its start.
         schedule = job.durations.schedule
         age = self.deadline.clock.now() - job.born
-        wanted = schedule.first_age(job.durations.shortest())
+        first = schedule.first_age(job.durations.shortest())
+        wanted = first
         if job.ran_for is not None:
             # The answer, not the request, is due at `growth` times the age: send it one
             # round trip early (less when pacing made that trip long).
-            early = min(job.round_trip, (schedule.next_age(job.ran_for) - job.ran_for) / 2)
-            wanted = max(wanted, job.queued_for + schedule.next_age(job.ran_for) - early)
+            due = schedule.next_age(job.ran_for)
+            early = min(job.round_trip, (due - job.ran_for) / 2)
+            wanted = job.queued_for + max(first, due - early)
         return max(wanted - age, self._floor)
 
 

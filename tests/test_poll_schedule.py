@@ -29,9 +29,13 @@ def stamp(at: float) -> str:
 class Jobs:
     """Jobs that take the given durations of the clock, created and polled through respx."""
 
-    def __init__(self, api: respx.MockRouter, clock: ManualClock, durations: list[float]) -> None:
+    def __init__(
+        self, api: respx.MockRouter, clock: ManualClock, durations: list[float], queued: float = 0.0
+    ) -> None:
         self.clock = clock
+        self.queued = queued
         self.durations = iter(durations)
+        self.created: dict[str, float] = {}
         self.starts: dict[str, float] = {}
         self.ends: dict[str, float] = {}
         self.polls: dict[str, int] = {}
@@ -41,18 +45,22 @@ class Jobs:
 
     def create(self, request: httpx.Request) -> httpx.Response:
         job_id = next(self.ids)
-        self.starts[job_id] = self.clock.now()
-        self.ends[job_id] = self.clock.now() + next(self.durations)
+        self.created[job_id] = self.clock.now()
+        self.starts[job_id] = self.clock.now() + self.queued
+        self.ends[job_id] = self.starts[job_id] + next(self.durations)
         self.polls[job_id] = 0
         return httpx.Response(202, json={"job_id": job_id, "status": "queued"})
 
     def poll(self, request: httpx.Request, job_id: str) -> httpx.Response:
         self.polls[job_id] += 1
-        times = {"created_at": stamp(self.starts[job_id])}
-        if self.clock.now() >= self.ends[job_id]:
-            done = job_out(
-                job_id, "done", result=lead_out(job_id), finished_at=stamp(self.ends[job_id]), **times
-            )
+        now = self.clock.now()
+        times = {"created_at": stamp(self.created[job_id])}
+        if now < self.starts[job_id]:
+            return httpx.Response(200, json=job_out(job_id, "queued", **times))
+        times["started_at"] = stamp(self.starts[job_id])
+        if now >= self.ends[job_id]:
+            finished = stamp(self.ends[job_id])
+            done = job_out(job_id, "done", result=lead_out(job_id), finished_at=finished, **times)
             return httpx.Response(200, json=done)
         return httpx.Response(200, json=job_out(job_id, "running", **times))
 
@@ -63,7 +71,7 @@ async def wait_each(client: Any, jobs: Jobs, durations: list[float]) -> list[tup
     for duration in durations:
         lead = await call(client.leads.enrich_and_wait(LEAD))
         late = jobs.clock.now() - jobs.ends[lead.id]
-        seen.append((late / duration, 1 + jobs.polls[lead.id]))
+        seen.append((late / duration, 1 + jobs.polls[lead.id]))  # the job's running time
     return seen
 
 
@@ -80,6 +88,27 @@ async def test_spec_durations_are_noticed_within_a_tenth_at_under_six_requests(
     assert max(delays) <= 0.10 + 1e-9
     assert sum(requests) / len(requests) <= 6.0
     assert max(requests) <= 9  # a 40 s job: creation, then polls at 22, 24.2 ... 42.9 s
+
+
+async def test_time_spent_queued_is_not_counted_in_a_jobs_duration(
+    client: Any, api: respx.MockRouter, clock: ManualClock
+) -> None:
+    durations = [20.0 + (7 * n % 41) * 0.5 for n in range(41)]
+    jobs = Jobs(api, clock, durations, queued=15.0)
+    seen = await wait_each(client, jobs, durations)
+    # The first poll finds each job queued; the next ones count from its start.
+    assert max(delay for delay, _ in seen) <= 0.10 + 1e-9
+    assert sum(count for _, count in seen) / len(seen) <= 7.0
+
+
+async def test_a_queued_job_is_polled_again_when_it_may_have_run_long_enough(
+    client: Any, api: respx.MockRouter, clock: ManualClock
+) -> None:
+    jobs = Jobs(api, clock, [30.0], queued=100.0)
+    await call(client.leads.enrich_and_wait(LEAD, timeout=300))
+    # Queued at 22, 44, 66 and 88 s of age; started at 100, first seen running at 110.
+    assert clock.sleeps[:5] == [22.0, 22.0, 22.0, 22.0, 22.0]
+    assert jobs.polls["j0"] <= 10
 
 
 async def test_quicker_jobs_are_learnt_and_then_noticed_within_a_tenth(
