@@ -51,9 +51,10 @@ class Jobs:
         its jobs take, then each answer due at 1.1 times the age of the one before, so
         the job is noticed within 10 % of its duration; never closer than `poll_interval`
         (1 s by default). Any other job is polled at once, then `poll_interval` apart,
-        growing 1.5x per poll up to 5x that. A 429 is waited out. Past `timeout` seconds (300 by default) raises
-        PollTimeoutError, whose `.last` is the last JobOut seen. A failed job is returned,
-        not raised: check `job.status` (or use `leads.enrich_and_wait`).
+        growing 1.5x per poll up to 5x that. A 429 is waited out. Past `timeout` seconds
+        (300 by default) raises PollTimeoutError, whose `.last` is the last JobOut seen. A
+        failed job is returned, not raised: check `job.status` (or use
+        `leads.enrich_and_wait`).
 
         Examples:
             >>> job = client.jobs.wait(created.job_id, timeout=120)  # doctest: +SKIP
