@@ -1,9 +1,10 @@
 """Bulk enrichment throughput against the fake server, with the real time ratios scaled down.
 
 200 leads, enrichments of 20-40 API seconds, the platform ceiling of 5, the per-key
-limits on; every duration and window is multiplied by --scale. The best any client can do
-is keep 5 enrichments running at all times, so the ideal wall time is the sum of the
-enrichment durations divided by 5; the figure printed is ideal / achieved.
+limits on; every duration and window is multiplied by --scale, and the client runs on the
+server's clock. The best any client can do is keep 5 enrichments running at all times, so
+the ideal wall time is the sum of the enrichment durations divided by 5; the figure
+printed is ideal / achieved.
 
 With --checkpoint, each run writes a checkpoint and the figure adds its lines and how
 many times it was synced to disk (one fsync covers every line queued meanwhile).
@@ -21,8 +22,7 @@ import tracemalloc
 from pathlib import Path
 from typing import Literal
 
-from leadenrich import LeadEnrich, RateLimits
-from leadenrich.testing import FakeServer
+from leadenrich.testing import FakeServer, client_for
 from leadenrich.testing._content import fraction  # the fake's per-lead duration rule
 
 LOW, HIGH, CEILING = 20.0, 40.0, 5
@@ -69,17 +69,10 @@ def measure(
     with FakeServer(
         time_scale=scale, enrichment_seconds=(LOW, HIGH), max_concurrent_enrichments=CEILING
     ) as server:
-        settings = server.settings
-        client = LeadEnrich(
-            api_key=server.api_key,
-            base_url=server.url,
-            rate_limits=RateLimits(period=settings.rate_window, concurrent_enrichments=CEILING),
-        )
+        client = client_for(server)  # on the server's clock, paced to its limits
         tracemalloc.start()
         start = time.perf_counter()
-        result = client.leads.enrich_many(
-            rows, strategy=strategy, poll_interval=1.0 * scale, checkpoint=path, progress=False
-        )
+        result = client.leads.enrich_many(rows, strategy=strategy, checkpoint=path, progress=False)
         elapsed = time.perf_counter() - start
         _, peak = tracemalloc.get_traced_memory()
         tracemalloc.stop()

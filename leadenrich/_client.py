@@ -112,7 +112,7 @@ class LeadEnrich(SyncAPIClient):
     @cached_property
     def jobs(self) -> Jobs:
         """Read and wait for asynchronous enrichment jobs: `get`, `wait`."""
-        return Jobs(self._request, self._request_raw, self._clock)
+        return Jobs(self._request, self._request_raw, self._durations, self._clock)
 
     @cached_property
     def email(self) -> Email:
@@ -234,7 +234,7 @@ class AsyncLeadEnrich(AsyncAPIClient):
     @cached_property
     def jobs(self) -> AsyncJobs:
         """Read and wait for asynchronous enrichment jobs: `get`, `wait`."""
-        return AsyncJobs(self._request, self._request_raw, self._clock)
+        return AsyncJobs(self._request, self._request_raw, self._durations, self._clock)
 
     @cached_property
     def email(self) -> AsyncEmail:

@@ -7,8 +7,10 @@ async loops around them differ only in how they fetch and sleep.
 from __future__ import annotations
 
 import threading
+from collections import OrderedDict, deque
 from collections.abc import Awaitable, Callable, Generator
 from contextlib import contextmanager
+from dataclasses import dataclass
 from typing import Generic, TypeVar
 
 from ._clock import ServiceClock
@@ -20,6 +22,8 @@ __all__ = [
     "DEFAULT_JOB_TIMEOUT",
     "DEFAULT_LOOKUP_TIMEOUT",
     "DEFAULT_POLL_INTERVAL",
+    "TYPICAL_SHORTEST_JOB",
+    "AgeSchedule",
     "CutShort",
     "Deadline",
     "JobDurations",
@@ -31,7 +35,8 @@ DEFAULT_JOB_TIMEOUT = 300.0
 DEFAULT_LOOKUP_TIMEOUT = 300.0
 """How long a mobile lookup wait lasts by default."""
 DEFAULT_POLL_INTERVAL = 1.0
-"""The first interval between polls; it grows 1.5x per poll up to 5x this value."""
+"""The shortest interval between polls; for a job of unknown age, the first one, growing
+1.5x per poll up to 5x this value."""
 _GROWTH = 1.5
 _CEILING = 5.0
 
@@ -63,33 +68,125 @@ class CutShort(PollTimeoutError):
         super().__init__(why, last=None)
 
 
-class JobDurations:
-    """How long this client's jobs took, creation to finish, by the service's own clock.
+@dataclass(frozen=True)
+class AgeSchedule:
+    """When to poll a job whose age is known: from its expected finish, at ages growing
+    by `growth`.
 
-    A job cannot finish sooner than the quickest one seen so far, give or take: polling
-    it before then only spends the per-key budget that the polls of older jobs, close to
-    finishing, need. Shared by a client and its copies.
+    A job found done at age `a` after being seen running at age `a / growth` finished at
+    most `growth - 1` of its duration ago, so `growth=1.1` bounds the notice delay to 10 %
+    of the job's duration; the first poll, at `first` times the shortest duration
+    expected, bounds it for the quickest jobs.
     """
 
-    # Polls start at this fraction of the shortest duration seen, to allow for variance.
-    _MARGIN = 0.8
+    growth: float = 1.1
+    first: float = 1.1
 
-    def __init__(self) -> None:
+    def first_age(self, shortest: float) -> float:
+        return shortest * self.first
+
+    def next_age(self, age: float) -> float:
+        return age * self.growth
+
+
+TYPICAL_SHORTEST_JOB = 20.0
+"""The spec's shortest typical enrichment, in the service's seconds (20-40 s): what a
+client expects of its jobs until it has seen some finish."""
+
+
+class JobDurations:
+    """When this client created its jobs, and how long they took.
+
+    A job is polled by its age: first near the shortest duration expected (learnt from
+    the last jobs that finished, the spec's 20 s until then), then at ages growing by
+    `schedule.growth`. A duration is read from the job's own timestamps, so a job
+    found done at its first poll still says how quick it was. Shared by a client and its
+    copies, and by every wait on them.
+    """
+
+    _REMEMBERED = 1000  # creation times kept, so jobs.wait knows the age of a recent job
+    _RECENT = 50  # finished jobs the shortest duration is drawn from
+    _TRUSTED = 20  # finished jobs it takes to expect longer ones than the spec's
+
+    def __init__(self, schedule: AgeSchedule | None = None) -> None:
+        self.schedule: AgeSchedule = schedule or AgeSchedule()
         self._lock = threading.Lock()
-        self._shortest: float | None = None
+        self._created: OrderedDict[str, float] = OrderedDict()
+        self._durations: deque[float] = deque(maxlen=self._RECENT)
 
-    def record(self, job: JobOut) -> None:
-        if job.status != "done" or job.created_at is None or job.finished_at is None:
+    def created(self, job_id: str, at: float) -> None:
+        """Remember that `job_id` was created at `at` (the clock's `now()`)."""
+        with self._lock:
+            self._created[job_id] = at
+            self._created.move_to_end(job_id)
+            while len(self._created) > self._REMEMBERED:
+                self._created.popitem(last=False)
+
+    def created_at(self, job_id: str) -> float | None:
+        with self._lock:
+            return self._created.get(job_id)
+
+    def record(self, job: JobOut, clock: ServiceClock) -> None:
+        """Learn how long a finished job ran, start (or creation) to finish."""
+        with self._lock:
+            self._created.pop(job.job_id, None)
+        # A failed or deduped job says nothing of how long an enrichment takes.
+        if job.status != "done" or (job.result is not None and job.result.deduped):
             return
-        took = (job.finished_at - job.created_at).total_seconds()
+        if job.created_at is None or job.finished_at is None:
+            return
+        # The service stamps its jobs in real seconds; a faster clock (a fake server's)
+        # runs that many more of the service's seconds in each.
+        took = (job.finished_at - (job.started_at or job.created_at)).total_seconds() / clock.scale
         if took > 0:
             with self._lock:
-                self._shortest = took if self._shortest is None else min(self._shortest, took)
+                self._durations.append(took)
 
-    def quiet_period(self) -> float:
-        """Seconds after creating a job before its first poll is worth its cost."""
+    def shortest(self) -> float:
+        """The shortest duration to expect of the next job, in the service's seconds.
+
+        The quickest of `n` jobs is a little slower than the quickest there can be: by
+        about the spread of the durations over `n - 1` (exact for evenly spread ones), so
+        that much is taken off. Until `_TRUSTED` jobs have finished, the spec's 20 s holds
+        unless a quicker job was seen: a few jobs that happened to be slow do not put off
+        the first poll.
+        """
         with self._lock:
-            return 0.0 if self._shortest is None else self._shortest * self._MARGIN
+            seen = list(self._durations)
+        if not seen:
+            return TYPICAL_SHORTEST_JOB
+        quickest, slowest = min(seen), max(seen)
+        expected = quickest
+        if len(seen) > 1:
+            expected = max(quickest - (slowest - quickest) / (len(seen) - 1), quickest / 2)
+        if len(seen) >= self._TRUSTED:
+            return expected
+        return TYPICAL_SHORTEST_JOB if quickest >= TYPICAL_SHORTEST_JOB else expected
+
+
+class _Age:
+    """The job a wait follows: when it was created and started, and how long it has been
+    seen running, in the service's seconds."""
+
+    def __init__(self, durations: JobDurations, job_id: str, born: float) -> None:
+        self.durations = durations
+        self.job_id = job_id
+        self.born = born
+        # Until a poll shows when the job started, it is taken to run from its creation.
+        self.queued_for = 0.0
+        self.ran_for: float | None = None
+        self.round_trip = 0.0
+
+    def seen(self, job: JobOut, clock: ServiceClock, sent_at: float) -> None:
+        """A poll sent at `sent_at` found the job queued or running."""
+        if job.started_at is None:
+            # Still queued: it has not begun to run, however old it is.
+            self.queued_for = sent_at - self.born
+        elif job.created_at is not None:
+            self.queued_for = max(0.0, (job.started_at - job.created_at).total_seconds() / clock.scale)
+        # Running when the poll reached the service, so at least since it was sent.
+        self.ran_for = max(0.0, sent_at - self.born - self.queued_for)
+        self.round_trip = clock.now() - sent_at
 
 
 class Waiter(Generic[Polled]):
@@ -109,15 +206,19 @@ class Waiter(Generic[Polled]):
             if poll_interval is None
             else seconds("poll_interval", poll_interval, positive=True)
         )
+        self._floor = first
         self._interval = first
         self._ceiling = first * _CEILING
         self._on_progress: Callable[[Polled], object] | None = on_progress
-        self._quiet_until = 0.0
+        self._age: _Age | None = None
+        self._sent_at = deadline.clock.now()
         self.last: Polled | None = None
 
-    def stay_quiet(self, seconds: float) -> None:
-        """Do not poll again for `seconds` from now (the job cannot be done sooner)."""
-        self._quiet_until = self.deadline.clock.now() + seconds
+    def follow(self, durations: JobDurations, job_id: str) -> None:
+        """Poll `job_id` by its age when this client created it (else as an unknown job)."""
+        born = durations.created_at(job_id)
+        if born is not None:
+            self._age = _Age(durations, job_id, born)
 
     def created(self, what: str, first: Polled) -> None:
         """Name what is waited for, and what it was when created (`.last` of a timeout)."""
@@ -135,6 +236,7 @@ class Waiter(Generic[Polled]):
     def sending(self) -> Generator[None, None, None]:
         """A request that would wait past the deadline ends the wait with its timeout,
         naming what was waited for and carrying the last object seen."""
+        self._sent_at = self.deadline.clock.now()
         try:
             yield
         except CutShort as exc:
@@ -143,6 +245,11 @@ class Waiter(Generic[Polled]):
     def observe(self, polled: Polled) -> bool:
         """Record a polled object; True when it is terminal."""
         self.last = polled
+        if self._age is not None and isinstance(polled, JobOut):
+            if polled.is_terminal:
+                self._age.durations.record(polled, self.deadline.clock)
+            else:
+                self._age.seen(polled, self.deadline.clock, self._sent_at)
         if self._on_progress is not None:
             self._on_progress(polled)
         return polled.is_terminal
@@ -164,16 +271,41 @@ class Waiter(Generic[Polled]):
             ) from error
         return wanted
 
+    def until_first_poll(self) -> float:
+        """How long to sleep before polling at all: until the first poll of a job of known
+        age is due (its first poll could not find it done sooner), else nothing."""
+        if self._age is None:
+            return 0.0
+        age = self.deadline.clock.now() - self._age.born
+        first = self._age.durations.schedule.first_age(self._age.durations.shortest())
+        return min(max(0.0, first - age), self.deadline.remaining())
+
     def next_delay(self) -> float:
         """How long to sleep before the next poll; PollTimeoutError once the deadline passed."""
         remaining = self.deadline.remaining()
         if remaining <= 0:
             raise self._timed_out(f"after {self.deadline.timeout:g} s")
-        quiet = self._quiet_until - self.deadline.clock.now()
-        delay = min(max(self._interval, quiet), remaining)
-        if quiet <= 0:
-            self._interval = min(self._interval * _GROWTH, self._ceiling)
+        if self._age is not None:
+            return min(self._until_next_age(self._age), remaining)
+        delay = min(self._interval, remaining)
+        self._interval = min(self._interval * _GROWTH, self._ceiling)
         return delay
+
+    def _until_next_age(self, job: _Age) -> float:
+        # By the job's running time, not by poll count: a poll held back by pacing or a
+        # 429 does not push the next one later. A job that waited in the queue has run
+        # for less than its age, and its duration counts from its start.
+        schedule = job.durations.schedule
+        age = self.deadline.clock.now() - job.born
+        first = schedule.first_age(job.durations.shortest())
+        wanted = first
+        if job.ran_for is not None:
+            # The answer, not the request, is due at `growth` times the age: send it one
+            # round trip early (less when pacing made that trip long).
+            due = schedule.next_age(job.ran_for)
+            early = min(job.round_trip, (due - job.ran_for) / 2)
+            wanted = job.queued_for + max(first, due - early)
+        return max(wanted - age, self._floor)
 
 
 def _state(last: JobOut | MobileFindOut) -> str:

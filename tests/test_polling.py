@@ -374,26 +374,3 @@ async def test_waiting_for_a_slot_counts_against_the_deadline(
     assert route.call_count == 0
     assert isinstance(thread_error[0], PollTimeoutError)
     assert "nothing was sent" in str(thread_error[0])
-
-
-async def test_enrich_and_wait_learns_not_to_poll_too_early(
-    client: Any, api: respx.MockRouter, clock: ManualClock
-) -> None:
-    api.post("/leads/enrich").respond(202, json={"job_id": "j"})
-    done = job_out(
-        "j",
-        "done",
-        result=lead_out(),
-        created_at="2026-11-22T10:00:00Z",
-        started_at="2026-11-22T10:00:01Z",
-        finished_at="2026-11-22T10:00:25Z",
-    )
-    route = api.get("/jobs/j").mock(side_effect=sequence(job_out("j", "running"), done))
-    await call(client.leads.enrich_and_wait(LEAD))
-    assert clock.sleeps[0] == 1.0, "nothing learned yet: the first poll comes after poll_interval"
-    first_run_polls = route.call_count
-    clock.sleeps.clear()
-    route.side_effect = sequence(done)
-    await call(client.leads.enrich_and_wait(LEAD))
-    assert clock.sleeps[0] == pytest.approx(0.8 * 25), "the shortest job took 25 s: no poll before 20 s"
-    assert route.call_count == first_run_polls + 1

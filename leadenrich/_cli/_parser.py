@@ -132,8 +132,8 @@ def _wait_options(command: argparse.ArgumentParser, what: str, wait_flag: bool =
         type=_positive_float,
         metavar="SECONDS",
         help=(
-            "with --wait: the first pause between polls, growing 1.5x per poll to at most 5x the first "
-            "(default: 1)"
+            "with --wait: the shortest pause between polls (default: 1); a job started by this "
+            "command is polled by its age, anything else at growing pauses from this one"
         ),
     )
 

@@ -9,7 +9,7 @@ from .. import _endpoints
 from .._clock import ServiceClock
 from .._endpoints import per_call
 from .._models import JobOut
-from .._polling import DEFAULT_JOB_TIMEOUT, Deadline, Waiter, async_wait, wait
+from .._polling import DEFAULT_JOB_TIMEOUT, Deadline, JobDurations, Waiter, async_wait, wait
 from .._response import APIResponse
 from .._types import ExtraHeaders, ExtraQuery, RequestTimeout
 from ._protocols import AsyncRawSend, AsyncSend, SyncRawSend, SyncSend
@@ -26,9 +26,12 @@ class Jobs:
         'done'
     """
 
-    def __init__(self, send: SyncSend, raw: SyncRawSend, clock: ServiceClock) -> None:
+    def __init__(
+        self, send: SyncSend, raw: SyncRawSend, durations: JobDurations, clock: ServiceClock
+    ) -> None:
         self._send = send
         self._raw = raw
+        self._durations = durations
         self._clock = clock
 
     @cached_property
@@ -65,10 +68,14 @@ class Jobs:
     ) -> JobOut:
         """Poll a job until it is `done` or `failed`, and return it.
 
-        Polls start `poll_interval` apart (1 s by default) and space out 1.5x per poll up
-        to 5x that; a 429 is waited out. Past `timeout` seconds (300 by default) raises
-        PollTimeoutError, whose `.last` is the last JobOut seen. A failed job is returned,
-        not raised: check `job.status` (or use `leads.enrich_and_wait`). Here `timeout`
+        A job this client created is polled by its age: first near the shortest duration
+        its jobs take, then each answer due at 1.1 times the age of the one before, so
+        the job is noticed within 10 % of its duration; never closer than `poll_interval`
+        (1 s by default). Any other job is polled at once, then `poll_interval` apart,
+        growing 1.5x per poll up to 5x that. A 429 is waited out. Past `timeout` seconds
+        (300 by default) raises PollTimeoutError, whose `.last` is the last JobOut seen. A
+        failed job is returned, not raised: check `job.status` (or use
+        `leads.enrich_and_wait`). Here `timeout`
         is the deadline of the whole wait; each poll has the client's request timeout.
 
         Examples:
@@ -78,7 +85,10 @@ class Jobs:
         waiter = Waiter[JobOut](
             f"enrichment job {job_id}", Deadline(timeout, self._clock), poll_interval, on_progress
         )
+        waiter.follow(self._durations, job_id)
         call = per_call(_endpoints.get_job(job_id), None, extra_headers, extra_query)
+        if (early := waiter.until_first_poll()) > 0:
+            self._clock.sleep(early)
         return wait(lambda deadline: self._send(call, deadline), waiter)
 
 
@@ -117,9 +127,12 @@ class AsyncJobs:
         >>> job = await client.jobs.wait(created.job_id)  # doctest: +SKIP
     """
 
-    def __init__(self, send: AsyncSend, raw: AsyncRawSend, clock: ServiceClock) -> None:
+    def __init__(
+        self, send: AsyncSend, raw: AsyncRawSend, durations: JobDurations, clock: ServiceClock
+    ) -> None:
         self._send = send
         self._raw = raw
+        self._durations = durations
         self._clock = clock
 
     @cached_property
@@ -162,7 +175,10 @@ class AsyncJobs:
         waiter = Waiter[JobOut](
             f"enrichment job {job_id}", Deadline(timeout, self._clock), poll_interval, on_progress
         )
+        waiter.follow(self._durations, job_id)
         call = per_call(_endpoints.get_job(job_id), None, extra_headers, extra_query)
+        if (early := waiter.until_first_poll()) > 0:
+            await self._clock.asleep(early)
         return await async_wait(lambda deadline: self._send(call, deadline), waiter)
 
 

@@ -83,9 +83,11 @@ class Leads:
             >>> client.jobs.get(job.job_id).status  # doctest: +SKIP
             'running'
         """
-        return self._send(
+        created = self._send(
             per_call(_endpoints.enrich(lead, callback_url), timeout, extra_headers, extra_query)
         )
+        self._durations.created(created.job_id, self._clock.now())
+        return created
 
     def enrich_sync(
         self,
@@ -123,7 +125,9 @@ class Leads:
         Takes one of the client's enrichment slots for the whole time, so many calls at
         once on one client stay within the platform's ceiling instead of collecting
         `upstream_full` 429s. `timeout` (300 s by default) covers waiting for a slot, the
-        job and the polling.
+        job and the polling. The job is polled by its age, as in
+        [`Jobs.wait`][leadenrich._resources.jobs.Jobs.wait]; `poll_interval` is the
+        shortest interval between polls.
 
         Raises:
             JobFailedError: The job failed; `.job.error` says why.
@@ -165,13 +169,13 @@ class Leads:
             waiter.created(
                 f"enrichment job {created.job_id}", JobOut(job_id=created.job_id, status=created.status)
             )
+            self._durations.created(created.job_id, self._clock.now())
             if on_created is not None:
                 on_created(created.job_id)
-            waiter.stay_quiet(self._durations.quiet_period())
+            waiter.follow(self._durations, created.job_id)
             self._clock.sleep(waiter.next_delay())
             poll = per_call(_endpoints.get_job(created.job_id), None, extra_headers, extra_query)
             job = wait(lambda deadline: self._send(poll, deadline), waiter)
-        self._durations.record(job)
         return lead_of(job)
 
     def _wait_job(self, job_id: str, poll_interval: float | None) -> JobOut:
@@ -577,9 +581,11 @@ class AsyncLeads:
         Examples:
             >>> job = await client.leads.enrich({"company": "Acme", "domain": "acme.com"})  # doctest: +SKIP
         """
-        return await self._send(
+        created = await self._send(
             per_call(_endpoints.enrich(lead, callback_url), timeout, extra_headers, extra_query)
         )
+        self._durations.created(created.job_id, self._clock.now())
+        return created
 
     async def enrich_sync(
         self,
@@ -641,13 +647,13 @@ class AsyncLeads:
             waiter.created(
                 f"enrichment job {created.job_id}", JobOut(job_id=created.job_id, status=created.status)
             )
+            self._durations.created(created.job_id, self._clock.now())
             if on_created is not None:
                 await on_created(created.job_id)
-            waiter.stay_quiet(self._durations.quiet_period())
+            waiter.follow(self._durations, created.job_id)
             await self._clock.asleep(waiter.next_delay())
             poll = per_call(_endpoints.get_job(created.job_id), None, extra_headers, extra_query)
             job = await async_wait(lambda deadline: self._send(poll, deadline), waiter)
-        self._durations.record(job)
         return lead_of(job)
 
     async def _wait_job(self, job_id: str, poll_interval: float | None) -> JobOut:

@@ -312,7 +312,7 @@ def test_help_quotes_the_sdks_defaults(run: Run) -> None:
     assert f"gets at least {LONG_RUNNING_READ_TIMEOUT:g})" in text
     assert f"(default: {DEFAULT_MAX_RETRIES};" in text
     assert f"(default: {DEFAULT_JOB_TIMEOUT:g})" in text
-    assert f"growing 1.5x per poll to at most 5x the first (default: {DEFAULT_POLL_INTERVAL:g})" in text
+    assert f"the shortest pause between polls (default: {DEFAULT_POLL_INTERVAL:g})" in text
 
 
 def test_version(run: Run) -> None:
