@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import sys
 from dataclasses import dataclass
 from typing import Any
@@ -46,7 +47,9 @@ class Run:
     def __call__(self, *argv: str, key: str | None = None, server: FakeServer | None = None) -> Result:
         target = server or self.server
         api_key = key or target.api_key
-        return self.bare(*argv, "--base-url", target.url, "--api-key", api_key, secrets=(api_key,))
+        # As `leadenrich fake-server` tells its user to: the SDK waits at the server's pace.
+        with mock.patch.dict(os.environ, {"LEADENRICH_TIME_SCALE": str(target.settings.time_scale)}):
+            return self.bare(*argv, "--base-url", target.url, "--api-key", api_key, secrets=(api_key,))
 
     def bare(self, *argv: str, secrets: tuple[str, ...] = ()) -> Result:
         """Run with exactly these arguments (no connection options added)."""

@@ -25,7 +25,12 @@ pytestmark = pytest.mark.skipif(not Path(SCRIPT).exists(), reason="the leadenric
 
 def environment(server: FakeServer) -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if not k.startswith("LEADENRICH_")}
-    return {**env, "LEADENRICH_API_KEY": server.api_key, "LEADENRICH_BASE_URL": server.url}
+    return {
+        **env,
+        "LEADENRICH_API_KEY": server.api_key,
+        "LEADENRICH_BASE_URL": server.url,
+        "LEADENRICH_TIME_SCALE": str(server.settings.time_scale),  # as fake-server's exports say
+    }
 
 
 def test_the_script_reads_the_environment(server: FakeServer) -> None:
