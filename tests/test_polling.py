@@ -21,6 +21,7 @@ from leadenrich import (
     PollTimeoutError,
     RateLimitError,
     RateLimits,
+    ServiceClock,
 )
 from leadenrich.testing import ManualClock
 from tests.conftest import BASE, KEY
@@ -320,7 +321,9 @@ def test_slots_cap_enrichments_of_one_sync_client(api: respx.MockRouter) -> None
     assert peak == 3
 
 
-async def test_slots_cap_enrich_and_wait_of_one_async_client(api: respx.MockRouter) -> None:
+async def test_slots_cap_enrich_and_wait_of_one_async_client(
+    api: respx.MockRouter, clock: ManualClock
+) -> None:
     active: set[str] = set()
     peak = 0
     counter = iter(range(100))
@@ -345,7 +348,12 @@ async def test_slots_cap_enrich_and_wait_of_one_async_client(api: respx.MockRout
     api.post("/leads/enrich").mock(side_effect=create)
     api.get(path__regex=r"/jobs/.+").mock(side_effect=poll)
     async with AsyncLeadEnrich(
-        KEY, base_url=BASE, rate_limits=RateLimits(concurrent_enrichments=2)
+        # A thousand times as fast as the service: eight jobs' first polls, ~22 s of the
+        # service each, come in milliseconds (a ManualClock would be shared by all eight).
+        KEY,
+        base_url=BASE,
+        rate_limits=RateLimits(concurrent_enrichments=2),
+        clock=ServiceClock(0.001),
     ) as client:
         leads = await asyncio.gather(
             *(client.leads.enrich_and_wait(LEAD, poll_interval=0.001) for _ in range(8))

@@ -203,13 +203,21 @@ def test_a_killed_worker_frees_its_enrichment_slots_within_its_lease(redis_url: 
 
 
 def _enrich_and_wait(cls: Any, server: FakeServer, limits: RateLimits, timeout: float) -> None:
+    # On the server's clock, so the polls come at its pace: the window and the deadline,
+    # given in real seconds, are counted in its seconds.
+    clock = server.clock
+    options: dict[str, Any] = {
+        "rate_limits": replace(limits, period=limits.period / clock.scale),
+        "clock": clock,
+    }
+    timeout /= clock.scale
     if cls is LeadEnrich:
-        with LeadEnrich(server.api_key, base_url=server.url, rate_limits=limits) as client:
+        with LeadEnrich(server.api_key, base_url=server.url, **options) as client:
             client.leads.enrich_and_wait(LEAD, timeout=timeout)
         return
 
     async def main() -> None:
-        async with AsyncLeadEnrich(server.api_key, base_url=server.url, rate_limits=limits) as client:
+        async with AsyncLeadEnrich(server.api_key, base_url=server.url, **options) as client:
             await client.leads.enrich_and_wait(LEAD, timeout=timeout)
 
     asyncio.run(main())
