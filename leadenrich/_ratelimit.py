@@ -196,7 +196,7 @@ class Pacer:
         if self._shared is not None:
             wait = self._shared.reserve(bucket)
             if wait is not None:
-                return self._in_time(wait, within)
+                return self._on_client_clock(wait, within)
         return self._windows[bucket].reserve(within)
 
     async def areserve(self, bucket: Bucket, within: float | None = None) -> float | None:
@@ -204,10 +204,10 @@ class Pacer:
         if self._shared is not None:
             wait = await self._shared.areserve(bucket)
             if wait is not None:
-                return self._in_time(wait, within)
+                return self._on_client_clock(wait, within)
         return self._windows[bucket].reserve(within)
 
-    def _in_time(self, real_wait: float, within: float | None) -> float | None:
+    def _on_client_clock(self, real_wait: float, within: float | None) -> float | None:
         # Redis counts real seconds. A place booked there past the deadline stays booked:
         # it only leaves the fleet one request short in that window.
         wait = real_wait / self._clock.scale
