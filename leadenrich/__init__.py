@@ -6,9 +6,9 @@ and the command line; type checkers and editors see ordinary imports.
 
 from __future__ import annotations
 
-from importlib import import_module
 from typing import TYPE_CHECKING, Any
 
+from ._lazy import load
 from ._version import __version__
 
 if TYPE_CHECKING:
@@ -130,12 +130,7 @@ _SOURCES: dict[str, str] = {
 
 
 def __getattr__(name: str) -> Any:
-    source = _SOURCES.get(name)
-    if source is None:
-        raise AttributeError(f"module 'leadenrich' has no attribute {name!r}")
-    value = getattr(import_module(source, __name__), name)
-    globals()[name] = value
-    return value
+    return load(__name__, _SOURCES, name)
 
 
 def __dir__() -> list[str]:

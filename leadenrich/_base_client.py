@@ -12,13 +12,13 @@ from collections.abc import AsyncGenerator, Generator
 from contextlib import asynccontextmanager, contextmanager
 from dataclasses import replace
 from functools import cached_property
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import httpx
 import tenacity
-from pydantic import ValidationError
 from typing_extensions import Self, Unpack
 
+from . import _lazy_models
 from ._clock import ServiceClock
 from ._config import ClientOptions, ClientSettings, Settings, resolve_clock, resolve_options
 from ._endpoints import Call
@@ -37,6 +37,9 @@ from ._ratelimit import Pacer, RateLimits
 from ._response import APIResponse
 from ._retry import RetryPolicy, RetryRun
 from ._validate import describe, integer, seconds
+
+if TYPE_CHECKING:
+    from pydantic import ValidationError
 
 __all__ = ["AsyncAPIClient", "SyncAPIClient"]
 
@@ -111,7 +114,7 @@ def check_status(response: httpx.Response, options: ClientOptions) -> httpx.Resp
 def parse_response(call: Call[T], response: httpx.Response) -> T:
     try:
         return call.parse(response.content)
-    except ValidationError as exc:
+    except _lazy_models.ValidationError as exc:
         raise _validation_failure(call, response, exc) from None
 
 

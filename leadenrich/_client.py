@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from functools import cached_property
+from typing import TYPE_CHECKING
 
 import httpx
 
@@ -19,7 +20,6 @@ from ._config import (
     Settings,
 )
 from ._endpoints import per_call
-from ._models import Health, UsageOut
 from ._polling import JobDurations
 from ._ratelimit import RateLimits
 from ._resources._protocols import AsyncRawSend, SyncRawSend
@@ -29,6 +29,9 @@ from ._resources.leads import AsyncLeads, AsyncLeadsWithRawResponse, Leads, Lead
 from ._resources.mobile import AsyncMobile, AsyncMobileWithRawResponse, Mobile, MobileWithRawResponse
 from ._response import APIResponse
 from ._types import ExtraHeaders, ExtraQuery, RequestTimeout
+
+if TYPE_CHECKING:
+    from ._models import Health, UsageOut
 
 __all__ = ["AsyncLeadEnrich", "AsyncLeadEnrichWithRawResponse", "LeadEnrich", "LeadEnrichWithRawResponse"]
 

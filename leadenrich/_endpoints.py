@@ -8,40 +8,42 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
-from typing import Any, Generic, TypeVar, cast
+from typing import TYPE_CHECKING, Any, Generic, TypeVar, Union, cast
 from urllib.parse import quote
 
 import httpx
-from pydantic import BaseModel, ValidationError
 from typing_extensions import Unpack
 
+from . import _lazy_models
 from ._config import checked_headers, checked_timeout
 from ._errors import InvalidRequestError
-from ._models import (
-    EmailFindIn,
-    EmailFindOut,
-    EnrichJobCreated,
-    Health,
-    JobOut,
-    LeadDeleted,
-    LeadIn,
-    LeadOut,
-    LeadPage,
-    MobileFindIn,
-    MobileFindOut,
-    UsageOut,
-)
-from ._models.leads import EnrichRequest
 from ._ratelimit import Bucket
 from ._types import LeadDict, PersonQuery
 from ._validate import describe, integer
 
+if TYPE_CHECKING:
+    from pydantic import BaseModel
+
+    from ._models import (
+        EmailFindOut,
+        EnrichJobCreated,
+        Health,
+        JobOut,
+        LeadDeleted,
+        LeadIn,
+        LeadOut,
+        LeadPage,
+        MobileFindOut,
+        UsageOut,
+    )
+
 __all__ = ["Call", "Extras", "LeadLike", "make_extras", "per_call", "with_extras"]
 
 T = TypeVar("T")
-M = TypeVar("M", bound=BaseModel)
+M = TypeVar("M", bound="BaseModel")
 
-LeadLike = LeadIn | LeadDict
+# Union, not `|`: LeadIn is imported for type checkers only, and a string cannot be or-ed.
+LeadLike = Union["LeadIn", LeadDict]
 """A LeadIn, or a dict of its fields such as ``{"company": "Acme", "domain": "acme.com"}``."""
 
 
@@ -175,7 +177,7 @@ def _segment(name: str, value: object) -> str:
 def _validated(model: type[M], what: str, **values: Any) -> M:
     try:
         return model.model_validate(values)
-    except ValidationError as exc:
+    except _lazy_models.ValidationError as exc:
         raise InvalidRequestError(
             f"invalid {what}: {describe(exc, fields=list(model.model_fields))}"
         ) from None
@@ -183,15 +185,17 @@ def _validated(model: type[M], what: str, **values: Any) -> M:
 
 def coerce_lead(lead: object) -> LeadIn:
     """A LeadIn from a LeadIn or a mapping of its fields; InvalidRequestError otherwise."""
-    if isinstance(lead, LeadIn):
+    if isinstance(lead, _lazy_models.LeadIn):
         return lead
     if isinstance(lead, Mapping):
-        return _validated(LeadIn, "lead", **{str(k): v for k, v in lead.items()})  # pyright: ignore[reportUnknownVariableType, reportUnknownArgumentType]
+        return _validated(_lazy_models.LeadIn, "lead", **{str(k): v for k, v in lead.items()})  # pyright: ignore[reportUnknownVariableType, reportUnknownArgumentType]
     raise TypeError(f"lead must be a LeadIn or a mapping of its fields, got {type(lead).__name__}")
 
 
 def _enrich_body(lead: object, callback_url: str | None) -> bytes:
-    request = _validated(EnrichRequest, "enrich request", lead=coerce_lead(lead), callback_url=callback_url)
+    request = _validated(
+        _lazy_models.EnrichRequest, "enrich request", lead=coerce_lead(lead), callback_url=callback_url
+    )
     return request.model_dump_json(exclude_none=True).encode()
 
 
@@ -203,12 +207,12 @@ _CHECK_USAGE = "client.usage() shows whether a credit was spent"
 def _parse_health(content: bytes) -> Health:
     # The spec does not show the body: a plain-text answer such as `OK` is its status.
     try:
-        return _lenient_parser(Health)(content)
-    except ValidationError:
+        return _lenient_parser(_lazy_models.Health)(content)
+    except _lazy_models.ValidationError:
         text = content.decode("utf-8", errors="replace").strip()
         if not text or text[0] in "{[":
             raise
-        return Health.model_validate(text)
+        return _lazy_models.Health.model_validate(text)
 
 
 def health() -> Call[Health]:
@@ -216,14 +220,14 @@ def health() -> Call[Health]:
 
 
 def usage() -> Call[UsageOut]:
-    return Call("GET", "/usage", _json_parser(UsageOut))
+    return Call("GET", "/usage", _json_parser(_lazy_models.UsageOut))
 
 
 def enrich(lead: object, callback_url: str | None = None) -> Call[EnrichJobCreated]:
     return Call(
         "POST",
         "/leads/enrich",
-        _json_parser(EnrichJobCreated),
+        _json_parser(_lazy_models.EnrichJobCreated),
         body=_enrich_body(lead, callback_url),
         bucket="async",
         check_charged=_FIND_THE_LEAD,
@@ -234,7 +238,7 @@ def enrich_sync(lead: object) -> Call[LeadOut]:
     return Call(
         "POST",
         "/leads/enrich",
-        _json_parser(LeadOut),
+        _json_parser(_lazy_models.LeadOut),
         params={"mode": "sync"},
         body=_enrich_body(lead, None),
         check_charged=_FIND_THE_LEAD,
@@ -244,16 +248,16 @@ def enrich_sync(lead: object) -> Call[LeadOut]:
 
 def list_leads(limit: int = 50, skip: int = 0) -> Call[LeadPage]:
     params = {"limit": integer("limit", limit, 1), "skip": integer("skip", skip, 0)}
-    return Call("GET", "/leads", _json_parser(LeadPage), params=params)
+    return Call("GET", "/leads", _json_parser(_lazy_models.LeadPage), params=params)
 
 
 def get_lead(lead_id: str) -> Call[LeadOut]:
-    return Call("GET", f"/leads/{_segment('lead_id', lead_id)}", _json_parser(LeadOut))
+    return Call("GET", f"/leads/{_segment('lead_id', lead_id)}", _json_parser(_lazy_models.LeadOut))
 
 
 def delete_lead(lead_id: str) -> Call[LeadDeleted]:
     path = f"/leads/{_segment('lead_id', lead_id)}"
-    parse = _lenient_parser(LeadDeleted)
+    parse = _lenient_parser(_lazy_models.LeadDeleted)
 
     def parse_deleted(content: bytes) -> LeadDeleted:
         deleted = parse(content)
@@ -270,14 +274,14 @@ def re_enrich(lead_id: str) -> Call[LeadOut]:
     return Call(
         "POST",
         f"/leads/{segment}/re-enrich",
-        _json_parser(LeadOut),
+        _json_parser(_lazy_models.LeadOut),
         check_charged=check,
         runs_enrichment=True,
     )
 
 
 def get_job(job_id: str) -> Call[JobOut]:
-    return Call("GET", f"/jobs/{_segment('job_id', job_id)}", _json_parser(JobOut))
+    return Call("GET", f"/jobs/{_segment('job_id', job_id)}", _json_parser(_lazy_models.JobOut))
 
 
 def _known_keywords(method: str, person: Mapping[str, object]) -> None:
@@ -296,17 +300,27 @@ def _known_keywords(method: str, person: Mapping[str, object]) -> None:
 
 def find_email(**person: Unpack[PersonQuery]) -> Call[EmailFindOut]:
     _known_keywords("email.find", person)
-    query = _validated(EmailFindIn, "email search", **person)
+    query = _validated(_lazy_models.EmailFindIn, "email search", **person)
     body = query.model_dump_json(exclude_none=True).encode()
-    return Call("POST", "/email/find", _json_parser(EmailFindOut), body=body, check_charged=_CHECK_USAGE)
+    return Call(
+        "POST", "/email/find", _json_parser(_lazy_models.EmailFindOut), body=body, check_charged=_CHECK_USAGE
+    )
 
 
 def find_mobile(**person: Unpack[PersonQuery]) -> Call[MobileFindOut]:
     _known_keywords("mobile.find", person)
-    query = _validated(MobileFindIn, "mobile lookup", **person)
+    query = _validated(_lazy_models.MobileFindIn, "mobile lookup", **person)
     body = query.model_dump_json(exclude_none=True).encode()
-    return Call("POST", "/mobile/find", _json_parser(MobileFindOut), body=body, check_charged=_CHECK_USAGE)
+    return Call(
+        "POST",
+        "/mobile/find",
+        _json_parser(_lazy_models.MobileFindOut),
+        body=body,
+        check_charged=_CHECK_USAGE,
+    )
 
 
 def get_mobile(lookup_id: str) -> Call[MobileFindOut]:
-    return Call("GET", f"/mobile/find/{_segment('lookup_id', lookup_id)}", _json_parser(MobileFindOut))
+    return Call(
+        "GET", f"/mobile/find/{_segment('lookup_id', lookup_id)}", _json_parser(_lazy_models.MobileFindOut)
+    )

@@ -11,12 +11,15 @@ from collections import OrderedDict, deque
 from collections.abc import Awaitable, Callable, Generator
 from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import Generic, TypeVar
+from typing import TYPE_CHECKING, Generic, TypeVar
 
+from . import _lazy_models
 from ._clock import ServiceClock
 from ._errors import JobFailedError, LeadEnrichError, PollTimeoutError, RateLimitError
-from ._models import JobOut, LeadOut, MobileFindOut
 from ._validate import seconds
+
+if TYPE_CHECKING:
+    from ._models import JobOut, LeadOut, MobileFindOut
 
 __all__ = [
     "DEFAULT_JOB_TIMEOUT",
@@ -40,7 +43,7 @@ DEFAULT_POLL_INTERVAL = 1.0
 _GROWTH = 1.5
 _CEILING = 5.0
 
-Polled = TypeVar("Polled", JobOut, MobileFindOut)
+Polled = TypeVar("Polled", "JobOut", "MobileFindOut")
 
 
 class Deadline:
@@ -245,7 +248,7 @@ class Waiter(Generic[Polled]):
     def observe(self, polled: Polled) -> bool:
         """Record a polled object; True when it is terminal."""
         self.last = polled
-        if self._age is not None and isinstance(polled, JobOut):
+        if self._age is not None and isinstance(polled, _lazy_models.JobOut):
             if polled.is_terminal:
                 self._age.durations.record(polled, self.deadline.clock)
             else:
@@ -309,7 +312,7 @@ class Waiter(Generic[Polled]):
 
 
 def _state(last: JobOut | MobileFindOut) -> str:
-    return last.status if isinstance(last, JobOut) else last.state
+    return last.status if isinstance(last, _lazy_models.JobOut) else last.state
 
 
 def wait(fetch: Callable[[Deadline], Polled], waiter: Waiter[Polled]) -> Polled:

@@ -20,7 +20,7 @@ from collections.abc import Iterator, Sequence
 from concurrent.futures import Future
 from dataclasses import dataclass, replace
 from datetime import datetime, timezone
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 from .._clock import ServiceClock
 from .._config import LONG_RUNNING_READ_TIMEOUT
@@ -36,13 +36,15 @@ from .._errors import (
     QuotaExceededError,
     RateLimitError,
 )
-from .._models import JobOut, LeadOut
 from .._polling import lead_of
 from .._retry import UPSTREAM_FULL_BACKOFF
 from .checkpoint import Checkpoint, Resume
 from .inputs import Item
 from .lookup import Scan
 from .results import BulkOutcome
+
+if TYPE_CHECKING:
+    from .._models import JobOut, LeadOut
 
 logger = logging.getLogger("leadenrich")
 

@@ -13,18 +13,21 @@ import os
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timezone
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from typing_extensions import TypeIs
 
+from .. import _lazy_models
 from .._endpoints import Call, list_leads
 from .._errors import InvalidRequestError
-from .._models import LeadIn, LeadPage, UsageOut
 from .._pagination import next_skip
 from .._validate import integer
 from .checkpoint import Checkpoint, Resume, fingerprint
 from .frames import input_columns, records_frame
 from .inputs import read_items
+
+if TYPE_CHECKING:
+    from .._models import LeadIn, LeadPage, UsageOut
 
 __all__ = [
     "DEFAULT_MAX_STORED",
@@ -312,7 +315,9 @@ class BulkPreview:
             if self.listing_complete:
                 return "the account has no stored lead"
             looked_for = any(
-                row.status in ("new", "stored") and isinstance(row.input, LeadIn) and row.input.email
+                row.status in ("new", "stored")
+                and isinstance(row.input, _lazy_models.LeadIn)
+                and row.input.email
                 for row in self.rows
             )
             return "no stored lead was read: " + (
@@ -496,7 +501,9 @@ class Draft:
         wanted = {
             row.input.email
             for row in rows
-            if row.status == "new" and isinstance(row.input, LeadIn) and row.input.email is not None
+            if row.status == "new"
+            and isinstance(row.input, _lazy_models.LeadIn)
+            and row.input.email is not None
         }
         return cls(rows, max_stored, wanted)
 
@@ -508,7 +515,7 @@ class Draft:
         emails: dict[str, int] = {}
         rows: list[PreviewRow] = []
         for row in self.rows:
-            email = row.input.email if isinstance(row.input, LeadIn) else None
+            email = row.input.email if isinstance(row.input, _lazy_models.LeadIn) else None
             if row.status == "new" and email is not None and email in scan.found:
                 row = replace(row, status="stored", stored_lead_id=scan.found[email], sent_before=False)
             elif row.status == "new" and email is not None and email in emails:

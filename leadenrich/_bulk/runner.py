@@ -16,7 +16,6 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from .._clock import ServiceClock
 from .._errors import InvalidRequestError, LeadEnrichError
-from .._models import JobOut, LeadIn, LeadOut, LeadPage
 from .._validate import integer, seconds
 from .checkpoint import Checkpoint, Resume
 from .inputs import Item, read_items
@@ -29,6 +28,8 @@ from .steps import Driver
 if TYPE_CHECKING:
     import asyncio
     import os
+
+    from .._models import JobOut, LeadIn, LeadOut, LeadPage
 
 __all__ = ["AsyncService", "Batch", "Service", "Strategy", "aiterate", "iterate", "prepare"]
 

@@ -3,15 +3,18 @@
 from __future__ import annotations
 
 from functools import cached_property
+from typing import TYPE_CHECKING
 
 from typing_extensions import Unpack
 
 from .. import _endpoints
 from .._endpoints import per_call
-from .._models import EmailFindOut
 from .._response import APIResponse
 from .._types import ExtraHeaders, ExtraQuery, PersonQuery, RequestTimeout
 from ._protocols import AsyncRawSend, AsyncSend, SyncRawSend, SyncSend
+
+if TYPE_CHECKING:
+    from .._models import EmailFindOut
 
 __all__ = ["AsyncEmail", "AsyncEmailWithRawResponse", "Email", "EmailWithRawResponse"]
 

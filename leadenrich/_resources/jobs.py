@@ -4,15 +4,18 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from functools import cached_property
+from typing import TYPE_CHECKING
 
 from .. import _endpoints
 from .._clock import ServiceClock
 from .._endpoints import per_call
-from .._models import JobOut
 from .._polling import DEFAULT_JOB_TIMEOUT, Deadline, JobDurations, Waiter, async_wait, wait
 from .._response import APIResponse
 from .._types import ExtraHeaders, ExtraQuery, RequestTimeout
 from ._protocols import AsyncRawSend, AsyncSend, SyncRawSend, SyncSend
+
+if TYPE_CHECKING:
+    from .._models import JobOut
 
 __all__ = ["AsyncJobs", "AsyncJobsWithRawResponse", "Jobs", "JobsWithRawResponse"]
 
@@ -82,7 +85,7 @@ class Jobs:
             >>> job = client.jobs.wait(created.job_id, timeout=120)  # doctest: +SKIP
             >>> job.result.enrichment.opportunity_score if job.status == "done" else job.error  # doctest: +SKIP
         """
-        waiter = Waiter[JobOut](
+        waiter: Waiter[JobOut] = Waiter(
             f"enrichment job {job_id}", Deadline(timeout, self._clock), poll_interval, on_progress
         )
         waiter.follow(self._durations, job_id)
@@ -172,7 +175,7 @@ class AsyncJobs:
         Examples:
             >>> job = await client.jobs.wait(created.job_id)  # doctest: +SKIP
         """
-        waiter = Waiter[JobOut](
+        waiter: Waiter[JobOut] = Waiter(
             f"enrichment job {job_id}", Deadline(timeout, self._clock), poll_interval, on_progress
         )
         waiter.follow(self._durations, job_id)

@@ -5,9 +5,9 @@ from __future__ import annotations
 import os
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Iterator, Mapping
 from functools import cached_property
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from .. import _endpoints
+from .. import _endpoints, _lazy_models
 from .._bulk.iteration import AsyncBulkIterator, AsyncOpenIterations, OpenIterations
 from .._bulk.preview import DEFAULT_MAX_STORED, BulkPreview, Draft, MaxCredits, credits_left
 from .._bulk.progress import ProgressOption
@@ -16,12 +16,14 @@ from .._bulk.runner import AsyncService, Service, Strategy, aiterate, iterate, p
 from .._bulk.scan_progress import ScanProgress, scan_reporter
 from .._clock import ServiceClock
 from .._endpoints import Extras, LeadLike, make_extras, per_call, with_extras
-from .._models import EnrichJobCreated, JobOut, LeadDeleted, LeadIn, LeadOut, LeadPage
 from .._pagination import check_page_size, next_skip
 from .._polling import DEFAULT_JOB_TIMEOUT, Deadline, JobDurations, Waiter, async_wait, lead_of, wait
 from .._response import APIResponse
 from .._types import DataFrameLike, ExtraHeaders, ExtraQuery, RequestTimeout
 from ._protocols import AsyncRawSend, AsyncSend, AsyncSlot, SyncRawSend, SyncSend, SyncSlot
+
+if TYPE_CHECKING:
+    from .._models import EnrichJobCreated, JobOut, LeadDeleted, LeadIn, LeadOut, LeadPage
 
 __all__ = ["AsyncLeads", "AsyncLeadsWithRawResponse", "Leads", "LeadsWithRawResponse"]
 
@@ -160,14 +162,17 @@ class Leads:
         extra_headers: ExtraHeaders = None,
         extra_query: ExtraQuery = None,
     ) -> LeadOut:
-        waiter = Waiter[JobOut]("enrichment job", Deadline(timeout, self._clock), poll_interval, on_progress)
+        waiter: Waiter[JobOut] = Waiter(
+            "enrichment job", Deadline(timeout, self._clock), poll_interval, on_progress
+        )
         call = per_call(_endpoints.enrich(lead), None, extra_headers, extra_query)
         with self._slot(waiter.deadline):
             with waiter.sending():
                 created = self._send(call, waiter.deadline)
             # From here on a timeout carries the job: it goes on, and was paid for.
             waiter.created(
-                f"enrichment job {created.job_id}", JobOut(job_id=created.job_id, status=created.status)
+                f"enrichment job {created.job_id}",
+                _lazy_models.JobOut(job_id=created.job_id, status=created.status),
             )
             self._durations.created(created.job_id, self._clock.now())
             if on_created is not None:
@@ -179,7 +184,7 @@ class Leads:
         return lead_of(job)
 
     def _wait_job(self, job_id: str, poll_interval: float | None) -> JobOut:
-        waiter = Waiter[JobOut](
+        waiter: Waiter[JobOut] = Waiter(
             f"enrichment job {job_id}", Deadline(DEFAULT_JOB_TIMEOUT, self._clock), poll_interval, None
         )
         poll = _endpoints.get_job(job_id)
@@ -638,14 +643,17 @@ class AsyncLeads:
         extra_headers: ExtraHeaders = None,
         extra_query: ExtraQuery = None,
     ) -> LeadOut:
-        waiter = Waiter[JobOut]("enrichment job", Deadline(timeout, self._clock), poll_interval, on_progress)
+        waiter: Waiter[JobOut] = Waiter(
+            "enrichment job", Deadline(timeout, self._clock), poll_interval, on_progress
+        )
         call = per_call(_endpoints.enrich(lead), None, extra_headers, extra_query)
         async with self._slot(waiter.deadline):
             with waiter.sending():
                 created = await self._send(call, waiter.deadline)
             # From here on a timeout carries the job: it goes on, and was paid for.
             waiter.created(
-                f"enrichment job {created.job_id}", JobOut(job_id=created.job_id, status=created.status)
+                f"enrichment job {created.job_id}",
+                _lazy_models.JobOut(job_id=created.job_id, status=created.status),
             )
             self._durations.created(created.job_id, self._clock.now())
             if on_created is not None:
@@ -657,7 +665,7 @@ class AsyncLeads:
         return lead_of(job)
 
     async def _wait_job(self, job_id: str, poll_interval: float | None) -> JobOut:
-        waiter = Waiter[JobOut](
+        waiter: Waiter[JobOut] = Waiter(
             f"enrichment job {job_id}", Deadline(DEFAULT_JOB_TIMEOUT, self._clock), poll_interval, None
         )
         poll = _endpoints.get_job(job_id)

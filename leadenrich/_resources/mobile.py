@@ -4,17 +4,20 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from functools import cached_property
+from typing import TYPE_CHECKING
 
 from typing_extensions import Unpack
 
 from .. import _endpoints
 from .._clock import ServiceClock
 from .._endpoints import per_call
-from .._models import MobileFindOut
 from .._polling import DEFAULT_LOOKUP_TIMEOUT, Deadline, Waiter, async_wait, wait
 from .._response import APIResponse
 from .._types import ExtraHeaders, ExtraQuery, PersonQuery, RequestTimeout
 from ._protocols import AsyncRawSend, AsyncSend, SyncRawSend, SyncSend
+
+if TYPE_CHECKING:
+    from .._models import MobileFindOut
 
 __all__ = ["AsyncMobile", "AsyncMobileWithRawResponse", "Mobile", "MobileWithRawResponse"]
 
@@ -145,7 +148,7 @@ def _waiter(
     clock: ServiceClock,
 ) -> Waiter[MobileFindOut]:
     what = f"mobile lookup {lookup_id}" if lookup_id else "mobile lookup"
-    return Waiter[MobileFindOut](what, Deadline(timeout, clock), poll_interval, on_progress)
+    return Waiter(what, Deadline(timeout, clock), poll_interval, on_progress)
 
 
 class MobileWithRawResponse:

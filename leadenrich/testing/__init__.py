@@ -14,8 +14,9 @@ load on first use (PEP 562); fastapi and uvicorn only when a server starts.
 
 from __future__ import annotations
 
-from importlib import import_module
 from typing import TYPE_CHECKING, Any
+
+from .._lazy import load
 
 if TYPE_CHECKING:
     from .._clock import ManualClock
@@ -45,12 +46,7 @@ _SOURCES = {
 
 
 def __getattr__(name: str) -> Any:
-    source = _SOURCES.get(name)
-    if source is None:
-        raise AttributeError(f"module 'leadenrich.testing' has no attribute {name!r}")
-    value = getattr(import_module(source, __name__), name)
-    globals()[name] = value
-    return value
+    return load(__name__, _SOURCES, name)
 
 
 def __dir__() -> list[str]:
