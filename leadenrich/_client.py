@@ -2,26 +2,13 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from functools import cached_property
 from typing import TYPE_CHECKING
-
-import httpx
 
 from . import _endpoints
 from ._base_client import AsyncAPIClient, SyncAPIClient
 from ._bulk.iteration import AsyncOpenIterations, OpenIterations
-from ._clock import ServiceClock
-from ._config import (
-    DEFAULT_MAX_RETRIES,
-    DEFAULT_MAX_RETRY_AFTER,
-    DEFAULT_TIMEOUT,
-    DEFAULT_UPSTREAM_FULL_RETRIES,
-    Settings,
-)
 from ._endpoints import per_call
-from ._polling import JobDurations
-from ._ratelimit import RateLimits
 from ._resources._protocols import AsyncRawSend, SyncRawSend
 from ._resources.email import AsyncEmail, AsyncEmailWithRawResponse, Email, EmailWithRawResponse
 from ._resources.jobs import AsyncJobs, AsyncJobsWithRawResponse, Jobs, JobsWithRawResponse
@@ -35,8 +22,6 @@ if TYPE_CHECKING:
 
 __all__ = ["AsyncLeadEnrich", "AsyncLeadEnrichWithRawResponse", "LeadEnrich", "LeadEnrichWithRawResponse"]
 
-_DEFAULT_RATE_LIMITS = RateLimits()
-
 
 class LeadEnrich(SyncAPIClient):
     """The blocking client.
@@ -48,7 +33,7 @@ class LeadEnrich(SyncAPIClient):
         timeout: Seconds (or an `httpx.Timeout`) for every call; `enrich_sync` and
             `re_enrich` always allow at least 100 s to read the answer.
         max_retries: Retries of retryable failures; 0 turns retrying off.
-        http_client: An `httpx.Client` to send through (its pool, proxies, certificates).
+        http_client (httpx.Client | None): An `httpx.Client` to send through (its pool, proxies, certificates).
             The SDK never closes a client it was given.
         default_headers: Extra headers for every request.
         rate_limits: The per-key budget to pace requests to; None turns pacing off.
@@ -68,37 +53,8 @@ class LeadEnrich(SyncAPIClient):
         ...     print(lead.enrichment.opportunity_score)
     """
 
-    def __init__(
-        self,
-        api_key: str | None = None,
-        *,
-        base_url: str | None = None,
-        timeout: float | httpx.Timeout = DEFAULT_TIMEOUT,
-        max_retries: int = DEFAULT_MAX_RETRIES,
-        http_client: httpx.Client | None = None,
-        default_headers: Mapping[str, str] | None = None,
-        rate_limits: RateLimits | None = _DEFAULT_RATE_LIMITS,
-        max_retry_after: float = DEFAULT_MAX_RETRY_AFTER,
-        upstream_full_retries: int = DEFAULT_UPSTREAM_FULL_RETRIES,
-        clock: ServiceClock | None = None,
-    ) -> None:
-        self._configure(
-            Settings(
-                api_key=api_key,
-                base_url=base_url,
-                timeout=timeout,
-                max_retries=max_retries,
-                default_headers=default_headers,
-                rate_limits=rate_limits,
-                max_retry_after=max_retry_after,
-                upstream_full_retries=upstream_full_retries,
-                clock=clock,
-            )
-        )
-        self._durations = JobDurations()
+    def _share(self) -> None:
         self._bulk_iterations = OpenIterations()
-        self._owns_http = http_client is None
-        self._http = http_client if http_client is not None else httpx.Client()
 
     @cached_property
     def leads(self) -> Leads:
@@ -108,14 +64,14 @@ class LeadEnrich(SyncAPIClient):
             self._request_raw,
             self._enrichment_slot,
             self._durations,
-            self._clock,
+            self.clock,
             self._bulk_iterations,
         )
 
     @cached_property
     def jobs(self) -> Jobs:
         """Read and wait for asynchronous enrichment jobs: `get`, `wait`."""
-        return Jobs(self._request, self._request_raw, self._durations, self._clock)
+        return Jobs(self._request, self._request_raw, self._durations, self.clock)
 
     @cached_property
     def email(self) -> Email:
@@ -125,7 +81,7 @@ class LeadEnrich(SyncAPIClient):
     @cached_property
     def mobile(self) -> Mobile:
         """Look up mobile numbers: `find`, `get`, `wait`, `find_and_wait`."""
-        return Mobile(self._request, self._request_raw, self._clock)
+        return Mobile(self._request, self._request_raw, self.clock)
 
     @cached_property
     def with_raw_response(self) -> LeadEnrichWithRawResponse:
@@ -179,7 +135,8 @@ class LeadEnrich(SyncAPIClient):
 
 
 class AsyncLeadEnrich(AsyncAPIClient):
-    """The asyncio client: the same methods as [`LeadEnrich`][leadenrich.LeadEnrich], awaitable.
+    """The asyncio client: the same arguments and methods as [`LeadEnrich`][leadenrich.LeadEnrich],
+    the methods awaitable, and `http_client` an `httpx.AsyncClient`.
 
     Close it with `await client.aclose()` or `async with`; it is never closed from a
     finalizer, so no "event loop is closed" errors at exit.
@@ -190,37 +147,8 @@ class AsyncLeadEnrich(AsyncAPIClient):
         ...     job = await client.leads.enrich({"company": "Acme", "domain": "acme.com"})
     """
 
-    def __init__(
-        self,
-        api_key: str | None = None,
-        *,
-        base_url: str | None = None,
-        timeout: float | httpx.Timeout = DEFAULT_TIMEOUT,
-        max_retries: int = DEFAULT_MAX_RETRIES,
-        http_client: httpx.AsyncClient | None = None,
-        default_headers: Mapping[str, str] | None = None,
-        rate_limits: RateLimits | None = _DEFAULT_RATE_LIMITS,
-        max_retry_after: float = DEFAULT_MAX_RETRY_AFTER,
-        upstream_full_retries: int = DEFAULT_UPSTREAM_FULL_RETRIES,
-        clock: ServiceClock | None = None,
-    ) -> None:
-        self._configure(
-            Settings(
-                api_key=api_key,
-                base_url=base_url,
-                timeout=timeout,
-                max_retries=max_retries,
-                default_headers=default_headers,
-                rate_limits=rate_limits,
-                max_retry_after=max_retry_after,
-                upstream_full_retries=upstream_full_retries,
-                clock=clock,
-            )
-        )
-        self._durations = JobDurations()
+    def _share(self) -> None:
         self._bulk_iterations = AsyncOpenIterations()
-        self._owns_http = http_client is None
-        self._http = http_client if http_client is not None else httpx.AsyncClient()
 
     @cached_property
     def leads(self) -> AsyncLeads:
@@ -230,14 +158,14 @@ class AsyncLeadEnrich(AsyncAPIClient):
             self._request_raw,
             self._enrichment_slot,
             self._durations,
-            self._clock,
+            self.clock,
             self._bulk_iterations,
         )
 
     @cached_property
     def jobs(self) -> AsyncJobs:
         """Read and wait for asynchronous enrichment jobs: `get`, `wait`."""
-        return AsyncJobs(self._request, self._request_raw, self._durations, self._clock)
+        return AsyncJobs(self._request, self._request_raw, self._durations, self.clock)
 
     @cached_property
     def email(self) -> AsyncEmail:
@@ -247,7 +175,7 @@ class AsyncLeadEnrich(AsyncAPIClient):
     @cached_property
     def mobile(self) -> AsyncMobile:
         """Look up mobile numbers: `find`, `get`, `wait`, `find_and_wait`."""
-        return AsyncMobile(self._request, self._request_raw, self._clock)
+        return AsyncMobile(self._request, self._request_raw, self.clock)
 
     @cached_property
     def with_raw_response(self) -> AsyncLeadEnrichWithRawResponse:

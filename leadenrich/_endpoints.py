@@ -15,11 +15,10 @@ import httpx
 from typing_extensions import Unpack
 
 from . import _lazy_models
-from ._config import checked_headers, checked_timeout
 from ._errors import InvalidRequestError
 from ._ratelimit import Bucket
 from ._types import LeadDict, PersonQuery
-from ._validate import describe, integer
+from ._validate import checked_headers, checked_timeout, describe, integer
 
 if TYPE_CHECKING:
     from pydantic import BaseModel
