@@ -18,8 +18,7 @@ from importlib import import_module
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from .._clock import ManualClock
-    from ._connect import aconnect, async_client_for, client_for, connect
+    from ._connect import ManualClock, aconnect, async_client_for, client_for, connect
     from ._server import FakeServer
     from ._settings import FakeSettings
 
@@ -36,7 +35,7 @@ __all__ = [
 _SOURCES = {
     "FakeServer": "._server",
     "FakeSettings": "._settings",
-    "ManualClock": ".._clock",
+    "ManualClock": "._connect",
     "aconnect": "._connect",
     "async_client_for": "._connect",
     "client_for": "._connect",
