@@ -67,6 +67,7 @@ if TYPE_CHECKING:
         RateLimits,
     )
     from ._response import APIResponse
+    from ._saved_run import read_checkpoint
     from ._shared_budget import (
         SharedBudget,
     )
@@ -126,6 +127,7 @@ _SOURCES: dict[str, str] = {
     "PersonQuery": "._types",
     "ServiceClock": "._clock",
     "SharedBudget": "._shared_budget",
+    "read_checkpoint": "._saved_run",
 }
 
 
@@ -192,4 +194,5 @@ __all__ = [
     "UsageOut",
     "ValidationErrorItem",
     "__version__",
+    "read_checkpoint",
 ]

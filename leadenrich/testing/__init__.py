@@ -19,8 +19,7 @@ from typing import TYPE_CHECKING, Any
 from .._lazy import load
 
 if TYPE_CHECKING:
-    from .._clock import ManualClock
-    from ._connect import aconnect, async_client_for, client_for, connect
+    from ._connect import ManualClock, aconnect, async_client_for, client_for, connect
     from ._server import FakeServer
     from ._settings import FakeSettings
 
@@ -37,7 +36,7 @@ __all__ = [
 _SOURCES = {
     "FakeServer": "._server",
     "FakeSettings": "._settings",
-    "ManualClock": ".._clock",
+    "ManualClock": "._connect",
     "aconnect": "._connect",
     "async_client_for": "._connect",
     "client_for": "._connect",
