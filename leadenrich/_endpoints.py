@@ -283,7 +283,8 @@ def get_job(job_id: str) -> Call[JobOut]:
     return Call("GET", f"/jobs/{_segment('job_id', job_id)}", _json_parser(_lazy_models.JobOut))
 
 
-def _known_keywords(method: str, person: Mapping[str, object]) -> None:
+def _person_body(method: str, model: type[M], what: str, person: Mapping[str, object]) -> bytes:
+    """The JSON body of a search for a person, its keywords checked as a signature would."""
     # A keyword the signature does not name is a TypeError, as Python raises for any
     # function (and as a type checker reports through PersonQuery).
     unknown = [name for name in person if name not in PersonQuery.__annotations__]
@@ -295,21 +296,18 @@ def _known_keywords(method: str, person: Mapping[str, object]) -> None:
             f"; did you mean {close[0]}?" if close else f"; it takes {', '.join(PersonQuery.__annotations__)}"
         )
         raise TypeError(f"{method}() got an unexpected keyword argument {unknown[0]!r}{hint}")
+    return _validated(model, what, **person).model_dump_json(exclude_none=True).encode()
 
 
 def find_email(**person: Unpack[PersonQuery]) -> Call[EmailFindOut]:
-    _known_keywords("email.find", person)
-    query = _validated(_lazy_models.EmailFindIn, "email search", **person)
-    body = query.model_dump_json(exclude_none=True).encode()
+    body = _person_body("email.find", _lazy_models.EmailFindIn, "email search", person)
     return Call(
         "POST", "/email/find", _json_parser(_lazy_models.EmailFindOut), body=body, check_charged=_CHECK_USAGE
     )
 
 
 def find_mobile(**person: Unpack[PersonQuery]) -> Call[MobileFindOut]:
-    _known_keywords("mobile.find", person)
-    query = _validated(_lazy_models.MobileFindIn, "mobile lookup", **person)
-    body = query.model_dump_json(exclude_none=True).encode()
+    body = _person_body("mobile.find", _lazy_models.MobileFindIn, "mobile lookup", person)
     return Call(
         "POST",
         "/mobile/find",

@@ -71,13 +71,8 @@ def _hint(args: argparse.Namespace, text: str) -> None:
 
 
 def _person(args: argparse.Namespace) -> PersonQuery:
-    return PersonQuery(
-        linkedin_url=args.linkedin_url,
-        first_name=args.first_name,
-        last_name=args.last_name,
-        company_name=args.company_name,
-        domain=args.domain,
-    )
+    # Each option is stored under its keyword's name (--first-name as first_name).
+    return cast("PersonQuery", {name: getattr(args, name) for name in PersonQuery.__annotations__})
 
 
 @contextmanager
