@@ -18,7 +18,7 @@ import tenacity
 from typing_extensions import Self, Unpack
 
 from . import _lazy_models
-from ._clock import ServiceClock
+from ._clock import Deadline, ServiceClock
 from ._config import (
     DEFAULT_MAX_RETRIES,
     DEFAULT_MAX_RETRY_AFTER,
@@ -40,7 +40,7 @@ from ._errors import (
     status_error,
 )
 from ._logs import log_failure, log_request, log_response, logger, setup_from_environment
-from ._polling import CutShort, Deadline, JobDurations
+from ._polling import CutShort, JobDurations
 from ._ratelimit import Pacer, RateLimits
 from ._response import APIResponse
 from ._retry import RetryRun

@@ -9,7 +9,7 @@ from . import _endpoints
 from ._base_client import AsyncAPIClient, SyncAPIClient
 from ._bulk.iteration import AsyncOpenIterations, OpenIterations
 from ._endpoints import per_call
-from ._resources._protocols import AsyncRawSend, SyncRawSend
+from ._resources._link import AsyncLink, SyncLink
 from ._resources.email import AsyncEmail, AsyncEmailWithRawResponse, Email, EmailWithRawResponse
 from ._resources.jobs import AsyncJobs, AsyncJobsWithRawResponse, Jobs, JobsWithRawResponse
 from ._resources.leads import AsyncLeads, AsyncLeadsWithRawResponse, Leads, LeadsWithRawResponse
@@ -71,17 +71,21 @@ class LeadEnrich(SyncAPIClient):
     @cached_property
     def jobs(self) -> Jobs:
         """Read and wait for asynchronous enrichment jobs: `get`, `wait`."""
-        return Jobs(self._request, self._request_raw, self._durations, self.clock)
+        return Jobs(self._link)
 
     @cached_property
     def email(self) -> Email:
         """Find work emails: `find`."""
-        return Email(self._request, self._request_raw)
+        return Email(self._link)
 
     @cached_property
     def mobile(self) -> Mobile:
         """Look up mobile numbers: `find`, `get`, `wait`, `find_and_wait`."""
-        return Mobile(self._request, self._request_raw, self.clock)
+        return Mobile(self._link)
+
+    @cached_property
+    def _link(self) -> SyncLink:
+        return SyncLink(self.clock, self._durations, self._request, self._request_raw)
 
     @cached_property
     def with_raw_response(self) -> LeadEnrichWithRawResponse:
@@ -90,7 +94,7 @@ class LeadEnrich(SyncAPIClient):
         `client.with_raw_response.usage()`, `client.leads.with_raw_response.get(lead_id)`
         (the same as `client.with_raw_response.leads.get(lead_id)`), and so on.
         """
-        return LeadEnrichWithRawResponse(self._request_raw, self.leads, self.jobs, self.email, self.mobile)
+        return LeadEnrichWithRawResponse(self._link, self.leads, self.jobs, self.email, self.mobile)
 
     def close(self) -> None:
         """Finish the bulk runs left open (their leads in flight are paid for), then close
@@ -165,17 +169,21 @@ class AsyncLeadEnrich(AsyncAPIClient):
     @cached_property
     def jobs(self) -> AsyncJobs:
         """Read and wait for asynchronous enrichment jobs: `get`, `wait`."""
-        return AsyncJobs(self._request, self._request_raw, self._durations, self.clock)
+        return AsyncJobs(self._link)
 
     @cached_property
     def email(self) -> AsyncEmail:
         """Find work emails: `find`."""
-        return AsyncEmail(self._request, self._request_raw)
+        return AsyncEmail(self._link)
 
     @cached_property
     def mobile(self) -> AsyncMobile:
         """Look up mobile numbers: `find`, `get`, `wait`, `find_and_wait`."""
-        return AsyncMobile(self._request, self._request_raw, self.clock)
+        return AsyncMobile(self._link)
+
+    @cached_property
+    def _link(self) -> AsyncLink:
+        return AsyncLink(self.clock, self._durations, self._request, self._request_raw)
 
     @cached_property
     def with_raw_response(self) -> AsyncLeadEnrichWithRawResponse:
@@ -184,9 +192,7 @@ class AsyncLeadEnrich(AsyncAPIClient):
         `client.with_raw_response.usage()`, `client.leads.with_raw_response.get(lead_id)`
         (the same as `client.with_raw_response.leads.get(lead_id)`), and so on.
         """
-        return AsyncLeadEnrichWithRawResponse(
-            self._request_raw, self.leads, self.jobs, self.email, self.mobile
-        )
+        return AsyncLeadEnrichWithRawResponse(self._link, self.leads, self.jobs, self.email, self.mobile)
 
     async def aclose(self) -> None:
         """Finish the bulk runs left open (a `break` out of `enrich_iter` leaves its leads
@@ -247,8 +253,8 @@ class LeadEnrichWithRawResponse:
     mobile: MobileWithRawResponse
     """`client.mobile.with_raw_response`."""
 
-    def __init__(self, raw: SyncRawSend, leads: Leads, jobs: Jobs, email: Email, mobile: Mobile) -> None:
-        self._raw = raw
+    def __init__(self, link: SyncLink, leads: Leads, jobs: Jobs, email: Email, mobile: Mobile) -> None:
+        self._link = link
         self.leads = leads.with_raw_response
         self.jobs = jobs.with_raw_response
         self.email = email.with_raw_response
@@ -267,7 +273,7 @@ class LeadEnrichWithRawResponse:
             >>> raw = client.with_raw_response.health()  # doctest: +SKIP
             >>> raw.status_code, raw.parse()  # doctest: +SKIP
         """
-        return self._raw(per_call(_endpoints.health(), timeout, extra_headers, extra_query))
+        return self._link.request_raw(per_call(_endpoints.health(), timeout, extra_headers, extra_query))
 
     def usage(
         self,
@@ -282,7 +288,7 @@ class LeadEnrichWithRawResponse:
             >>> raw = client.with_raw_response.usage()  # doctest: +SKIP
             >>> raw.status_code, raw.parse()  # doctest: +SKIP
         """
-        return self._raw(per_call(_endpoints.usage(), timeout, extra_headers, extra_query))
+        return self._link.request_raw(per_call(_endpoints.usage(), timeout, extra_headers, extra_query))
 
 
 class AsyncLeadEnrichWithRawResponse:
@@ -303,9 +309,9 @@ class AsyncLeadEnrichWithRawResponse:
     """`client.mobile.with_raw_response`."""
 
     def __init__(
-        self, raw: AsyncRawSend, leads: AsyncLeads, jobs: AsyncJobs, email: AsyncEmail, mobile: AsyncMobile
+        self, link: AsyncLink, leads: AsyncLeads, jobs: AsyncJobs, email: AsyncEmail, mobile: AsyncMobile
     ) -> None:
-        self._raw = raw
+        self._link = link
         self.leads = leads.with_raw_response
         self.jobs = jobs.with_raw_response
         self.email = email.with_raw_response
@@ -324,7 +330,9 @@ class AsyncLeadEnrichWithRawResponse:
             >>> raw = await client.with_raw_response.health()  # doctest: +SKIP
             >>> raw.status_code, raw.parse()  # doctest: +SKIP
         """
-        return await self._raw(per_call(_endpoints.health(), timeout, extra_headers, extra_query))
+        return await self._link.request_raw(
+            per_call(_endpoints.health(), timeout, extra_headers, extra_query)
+        )
 
     async def usage(
         self,
@@ -339,4 +347,4 @@ class AsyncLeadEnrichWithRawResponse:
             >>> raw = await client.with_raw_response.usage()  # doctest: +SKIP
             >>> raw.status_code, raw.parse()  # doctest: +SKIP
         """
-        return await self._raw(per_call(_endpoints.usage(), timeout, extra_headers, extra_query))
+        return await self._link.request_raw(per_call(_endpoints.usage(), timeout, extra_headers, extra_query))

@@ -14,11 +14,13 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Generic, TypeVar
 
 from . import _lazy_models
-from ._clock import ServiceClock
+from ._clock import Deadline, ServiceClock
 from ._errors import JobFailedError, LeadEnrichError, PollTimeoutError, RateLimitError
+from ._steps import Send, Steps
 from ._validate import seconds
 
 if TYPE_CHECKING:
+    from ._endpoints import Call
     from ._models import JobOut, LeadOut, MobileFindOut
 
 __all__ = [
@@ -44,23 +46,6 @@ _GROWTH = 1.5
 _CEILING = 5.0
 
 Polled = TypeVar("Polled", "JobOut", "MobileFindOut")
-
-
-class Deadline:
-    """A point in the service's time, `timeout` of its seconds from now.
-
-    Every wait made on the way to it (a paced send, a retry's back-off, a poll interval)
-    is checked against it before it starts, so a wait ends by its deadline plus at most
-    one request's own timeout.
-    """
-
-    def __init__(self, timeout: float, clock: ServiceClock) -> None:
-        self.timeout: float = seconds("timeout", timeout, positive=True)
-        self.clock: ServiceClock = clock
-        self._at = clock.now() + self.timeout
-
-    def remaining(self) -> float:
-        return max(0.0, self._at - self.clock.now())
 
 
 class CutShort(PollTimeoutError):
@@ -313,6 +298,22 @@ class Waiter(Generic[Polled]):
 
 def _state(last: JobOut | MobileFindOut) -> str:
     return last.status if isinstance(last, _lazy_models.JobOut) else last.state
+
+
+def poll(waiter: Waiter[Polled], call: Call[Polled]) -> Steps[Polled]:
+    """Send `call` until it answers a terminal object, on the waiter's schedule."""
+    if (early := waiter.until_first_poll()) > 0:
+        yield early
+    while True:
+        try:
+            with waiter.sending():
+                polled: Polled = yield Send(call, waiter.deadline)
+        except RateLimitError as exc:
+            yield waiter.rate_limited(exc)
+            continue
+        if waiter.observe(polled):
+            return polled
+        yield waiter.next_delay()
 
 
 def wait(fetch: Callable[[Deadline], Polled], waiter: Waiter[Polled]) -> Polled:

@@ -15,7 +15,7 @@ import logging
 import os
 import threading
 import time
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
 from ._errors import LeadEnrichError
 from ._redis_scripts import ACQUIRE, RENEW, RESERVE
@@ -29,6 +29,7 @@ __all__ = ["AsyncSharedSlots", "SharedPacing", "SharedSlots", "key_base"]
 logger = logging.getLogger("leadenrich")
 
 Bucket = Literal["sync", "async"]
+T = TypeVar("T")
 
 
 def key_base(prefix: str, api_key: str) -> str:
@@ -70,11 +71,13 @@ class _Link:
                 exc,
             )
 
-    def answered(self) -> None:
+    def answered(self, answer: T) -> T:
+        """`answer`, Redis's; logged when Redis was down until now."""
         with self._lock:
             was_down, self._down_until = self._down_until is not None, None
         if was_down:
             logger.info("the shared budget at %s answers again", masked_url(self._budget.url))
+        return answer
 
 
 _links: dict[SharedBudget, _Link] = {}
@@ -173,59 +176,52 @@ class SharedPacing:
         # Stopping the renewing thread may wait for a Redis call: not on the event loop.
         await asyncio.to_thread(self.close)
 
-    def _reserve_args(self, bucket: Bucket) -> tuple[list[str], list[str]]:
+    def _reserve_args(self, bucket: Bucket) -> dict[str, list[str]]:
         limit, period = self._windows[bucket]
-        return [self._window_keys[bucket]], [str(limit), repr(period)]
+        return {"keys": [self._window_keys[bucket]], "args": [str(limit), repr(period)]}
 
     def reserve(self, bucket: Bucket) -> float | None:
         """Seconds to wait before sending, or None when Redis is away (pace locally)."""
         if not self.link.usable():
             return None
-        keys, args = self._reserve_args(bucket)
         try:
-            wait = float(self._client()[1](keys=keys, args=args))
+            wait = self._client()[1](**self._reserve_args(bucket))
         except self._redis_errors() as exc:
             self.link.failed(exc)
             return None
-        self.link.answered()
-        return wait
+        return self.link.answered(float(wait))
 
     async def areserve(self, bucket: Bucket) -> float | None:
         """`reserve` without blocking the event loop."""
         if not self.link.usable():
             return None
-        keys, args = self._reserve_args(bucket)
         try:
-            wait = float(await self._async_client()[1](keys=keys, args=args))
+            wait = await self._async_client()[1](**self._reserve_args(bucket))
         except self._redis_errors() as exc:
             self.link.failed(exc)
             return None
-        self.link.answered()
-        return wait
+        return self.link.answered(float(wait))
 
-    def _acquire_args(self, token: str) -> tuple[list[str], list[str]]:
-        return [self.slots_key], [str(self.slots), repr(self.budget.lease), token]
+    def _acquire_args(self, token: str) -> dict[str, list[str]]:
+        return {"keys": [self.slots_key], "args": [str(self.slots), repr(self.budget.lease), token]}
 
     def try_acquire(self, token: str) -> bool | None:
         """Take a lease for `token`: True, False when all are taken, None when Redis is away."""
-        keys, args = self._acquire_args(token)
         try:
-            taken = bool(self._client()[2](keys=keys, args=args))
+            taken = self._client()[2](**self._acquire_args(token))
         except self._redis_errors() as exc:
             self.link.failed(exc)
             return None
-        self.link.answered()
-        return taken
+        return self.link.answered(bool(taken))
 
     async def atry_acquire(self, token: str) -> bool | None:
-        keys, args = self._acquire_args(token)
+        """`try_acquire` without blocking the event loop."""
         try:
-            taken = bool(await self._async_client()[2](keys=keys, args=args))
+            taken = await self._async_client()[2](**self._acquire_args(token))
         except self._redis_errors() as exc:
             self.link.failed(exc)
             return None
-        self.link.answered()
-        return taken
+        return self.link.answered(bool(taken))
 
     def drop(self, tokens: list[str]) -> None:
         """Give leases back; one that cannot be given back runs out by itself."""

@@ -27,7 +27,7 @@ from ._errors import (
 from ._polling import CutShort
 
 if TYPE_CHECKING:
-    from ._polling import Deadline
+    from ._clock import Deadline
 
 __all__ = ["RetryPolicy", "RetryRun"]
 

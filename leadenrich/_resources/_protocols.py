@@ -6,8 +6,8 @@ from collections.abc import Awaitable, Callable
 from contextlib import AbstractAsyncContextManager, AbstractContextManager
 from typing import Protocol, TypeVar
 
+from .._clock import Deadline
 from .._endpoints import Call
-from .._polling import Deadline
 from .._response import APIResponse
 
 __all__ = ["AsyncRawSend", "AsyncSend", "AsyncSlot", "SyncRawSend", "SyncSend", "SyncSlot"]
