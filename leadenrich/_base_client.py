@@ -288,7 +288,7 @@ class _BaseClient(Generic[_HttpClient]):
             return 0.0
         return _in_time(self._pacer.reserve(call.bucket, _within(deadline)), deadline)
 
-    async def _async_pace_delay(self, call: Call[Any], deadline: Deadline | None) -> float:
+    async def _apace_delay(self, call: Call[Any], deadline: Deadline | None) -> float:
         if self._pacer is None or call.bucket is None:
             return 0.0
         return _in_time(await self._pacer.areserve(call.bucket, _within(deadline)), deadline)
@@ -456,7 +456,7 @@ class AsyncAPIClient(_BaseClient[httpx.AsyncClient]):
 
     async def _attempt(self, call: Call[Any], deadline: Deadline | None) -> httpx.Response:
         request = build_request(self._http, self._options, call)
-        if (delay := await self._async_pace_delay(call, deadline)) > 0:
+        if (delay := await self._apace_delay(call, deadline)) > 0:
             await self.clock.asleep(delay)
         try:
             response = await self._http.send(request)

@@ -71,16 +71,11 @@ class Call(Generic[T]):
     bucket: Bucket | None = "sync"
     # Set for a POST that may spend credit, which is never re-sent once the server may
     # have accepted it: how the caller finds out whether it did, for the error to say.
-    check_charged: str | None = None
+    charge_hint: str | None = None
     # The request runs an enrichment while the connection stays open (up to ~90 s): it
     # takes one of the client's enrichment slots and a read timeout of at least 100 s.
     runs_enrichment: bool = False
     extras: Extras | None = None
-
-    @property
-    def charges(self) -> bool:
-        """May spend credit."""
-        return self.check_charged is not None
 
     @property
     def idempotent(self) -> bool:
@@ -229,7 +224,7 @@ def enrich(lead: object, callback_url: str | None = None) -> Call[EnrichJobCreat
         _json_parser(_lazy_models.EnrichJobCreated),
         body=_enrich_body(lead, callback_url),
         bucket="async",
-        check_charged=_FIND_THE_LEAD,
+        charge_hint=_FIND_THE_LEAD,
     )
 
 
@@ -240,7 +235,7 @@ def enrich_sync(lead: object) -> Call[LeadOut]:
         _json_parser(_lazy_models.LeadOut),
         params={"mode": "sync"},
         body=_enrich_body(lead, None),
-        check_charged=_FIND_THE_LEAD,
+        charge_hint=_FIND_THE_LEAD,
         runs_enrichment=True,
     )
 
@@ -274,7 +269,7 @@ def re_enrich(lead_id: str) -> Call[LeadOut]:
         "POST",
         f"/leads/{segment}/re-enrich",
         _json_parser(_lazy_models.LeadOut),
-        check_charged=check,
+        charge_hint=check,
         runs_enrichment=True,
     )
 
@@ -302,7 +297,7 @@ def _person_body(method: str, model: type[M], what: str, person: Mapping[str, ob
 def find_email(**person: Unpack[PersonQuery]) -> Call[EmailFindOut]:
     body = _person_body("email.find", _lazy_models.EmailFindIn, "email search", person)
     return Call(
-        "POST", "/email/find", _json_parser(_lazy_models.EmailFindOut), body=body, check_charged=_CHECK_USAGE
+        "POST", "/email/find", _json_parser(_lazy_models.EmailFindOut), body=body, charge_hint=_CHECK_USAGE
     )
 
 
@@ -313,7 +308,7 @@ def find_mobile(**person: Unpack[PersonQuery]) -> Call[MobileFindOut]:
         "/mobile/find",
         _json_parser(_lazy_models.MobileFindOut),
         body=body,
-        check_charged=_CHECK_USAGE,
+        charge_hint=_CHECK_USAGE,
     )
 
 

@@ -112,9 +112,9 @@ def _add_sentence(error: LeadEnrichError, sentence: str) -> None:
 
 def explain_final(error: LeadEnrichError, call: Call[Any], run: RetryRun) -> None:
     """Add what the caller needs to know to the error a call ends with."""
-    if call.check_charged is not None and _ambiguous(error):
+    if call.charge_hint is not None and _ambiguous(error):
         why = _SERVER_ERROR if isinstance(error, InternalServerError) else _LOST_ANSWER
-        _add_sentence(error, f"{why}; {call.check_charged}")
+        _add_sentence(error, f"{why}; {call.charge_hint}")
     elif call.method == "DELETE" and isinstance(error, NotFoundError) and run.sent_ambiguously:
         _add_sentence(error, "An earlier attempt, whose answer was lost, has probably deleted it")
 
