@@ -187,11 +187,7 @@ class AsyncLeadEnrich(AsyncAPIClient):
 
     @cached_property
     def with_raw_response(self) -> AsyncLeadEnrichWithRawResponse:
-        """Every method that sends one request, returning an [`APIResponse`][leadenrich.APIResponse].
-
-        `client.with_raw_response.usage()`, `client.leads.with_raw_response.get(lead_id)`
-        (the same as `client.with_raw_response.leads.get(lead_id)`), and so on.
-        """
+        """[`LeadEnrich.with_raw_response`][leadenrich.LeadEnrich.with_raw_response], awaitable."""
         return AsyncLeadEnrichWithRawResponse(self._link, self.leads, self.jobs, self.email, self.mobile)
 
     async def aclose(self) -> None:
@@ -213,7 +209,7 @@ class AsyncLeadEnrich(AsyncAPIClient):
         extra_headers: ExtraHeaders = None,
         extra_query: ExtraQuery = None,
     ) -> Health:
-        """The liveness check; needs no key and spends nothing.
+        """[`LeadEnrich.health`][leadenrich.LeadEnrich.health], awaitable.
 
         Examples:
             >>> (await client.health()).status  # doctest: +SKIP
@@ -228,7 +224,7 @@ class AsyncLeadEnrich(AsyncAPIClient):
         extra_headers: ExtraHeaders = None,
         extra_query: ExtraQuery = None,
     ) -> UsageOut:
-        """This month's quota, credit balances and request counts.
+        """[`LeadEnrich.usage`][leadenrich.LeadEnrich.usage], awaitable.
 
         Examples:
             >>> usage = await client.usage()  # doctest: +SKIP

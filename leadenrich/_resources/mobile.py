@@ -226,7 +226,7 @@ class AsyncMobile(Namespace[AsyncLink]):
         extra_query: ExtraQuery = None,
         **person: Unpack[PersonQuery],
     ) -> MobileFindOut:
-        """Start a mobile lookup; see [`Mobile.find`][leadenrich._resources.mobile.Mobile.find].
+        """[`Mobile.find`][leadenrich._resources.mobile.Mobile.find], awaitable.
 
         Examples:
             >>> lookup = await client.mobile.find(linkedin_url="https://linkedin.com/in/ada")  # doctest: +SKIP
@@ -243,7 +243,7 @@ class AsyncMobile(Namespace[AsyncLink]):
         extra_headers: ExtraHeaders = None,
         extra_query: ExtraQuery = None,
     ) -> MobileFindOut:
-        """The current state of a lookup.
+        """[`Mobile.get`][leadenrich._resources.mobile.Mobile.get], awaitable.
 
         Examples:
             >>> lookup = await client.mobile.get("mob_123")  # doctest: +SKIP
@@ -262,7 +262,8 @@ class AsyncMobile(Namespace[AsyncLink]):
         extra_headers: ExtraHeaders = None,
         extra_query: ExtraQuery = None,
     ) -> MobileFindOut:
-        """Poll a lookup until it is `settled` or `refunded`; see [`Mobile.wait`][leadenrich._resources.mobile.Mobile.wait].
+        """[`Mobile.wait`][leadenrich._resources.mobile.Mobile.wait], awaitable; cancelling the
+        awaiting task stops the polling at once.
 
         Examples:
             >>> lookup = await client.mobile.wait(pending.lookup_id)  # doctest: +SKIP
@@ -281,7 +282,7 @@ class AsyncMobile(Namespace[AsyncLink]):
         extra_query: ExtraQuery = None,
         **person: Unpack[PersonQuery],
     ) -> MobileFindOut:
-        """Start a lookup and wait for it to settle or be refunded.
+        """[`Mobile.find_and_wait`][leadenrich._resources.mobile.Mobile.find_and_wait], awaitable.
 
         Examples:
             >>> lookup = await client.mobile.find_and_wait(linkedin_url="https://linkedin.com/in/ada")  # doctest: +SKIP
