@@ -36,8 +36,6 @@ __all__ = ["AsyncService", "Batch", "Service", "Strategy", "aiterate", "iterate"
 Strategy = Literal["sync", "async"]
 """`sync`: one blocking enrich request per lead. `async`: create a job, then poll it."""
 
-_JOB_LOOKS = 3
-
 
 @dataclass(frozen=True)
 class Service:
@@ -78,10 +76,7 @@ class Batch:
     strategy: Strategy
 
     def plan(self, resume: Resume, clock: ServiceClock, max_credits: int | None) -> Plan:
-        # A job whose creation answer was lost may sit in the service's queue for a
-        # while: it gets three lookups. A sync enrichment is done within one window.
-        looks = _JOB_LOOKS if self.strategy == "async" else 1
-        return Plan(self.items, resume, max_credits, self.checkpoint, clock, looks=looks)
+        return Plan(self.items, resume, max_credits, self.checkpoint, clock, jobs=self.strategy == "async")
 
 
 def prepare(
