@@ -110,6 +110,7 @@ class LeadEnrich(SyncAPIClient):
             self._durations,
             self._clock,
             self._bulk_iterations,
+            self._slot_count,
         )
 
     @cached_property
@@ -232,6 +233,7 @@ class AsyncLeadEnrich(AsyncAPIClient):
             self._durations,
             self._clock,
             self._bulk_iterations,
+            self._slot_count,
         )
 
     @cached_property

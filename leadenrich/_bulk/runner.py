@@ -1,6 +1,6 @@
 """Running a bulk enrichment: a thread pool for the sync client, tasks for the async one.
 
-Both runners keep `concurrency` tasks in flight, perform the I/O each task's work asks
+Both runners keep `Batch.tasks` tasks in flight, perform the I/O each task's work asks
 for, sleep while the Plan has nothing to start yet, and stream each outcome as it
 settles. Every decision is the Plan's; the work of a task is written once (steps.py).
 """
@@ -22,6 +22,7 @@ from .inputs import Item, read_items
 from .plan import Plan, Task
 from .preview import MaxCredits, wants_auto
 from .progress import ProgressOption, Reporter, reporter
+from .queue_ahead import places_ahead
 from .results import BulkOutcome
 from .steps import Driver
 
@@ -74,6 +75,13 @@ class Batch:
     concurrency: int
     progress: ProgressOption
     strategy: Strategy
+    ahead: int = 0
+    """Jobs the async strategy keeps queued at the service beyond `concurrency` (queue_ahead.py)."""
+
+    @property
+    def tasks(self) -> int:
+        """Leads in flight at once: those running, and those queued ahead of a free slot."""
+        return self.concurrency + self.ahead
 
     def plan(self, resume: Resume, clock: ServiceClock, max_credits: int | None) -> Plan:
         return Plan(self.items, resume, max_credits, self.checkpoint, clock, jobs=self.strategy == "async")
@@ -88,8 +96,12 @@ def prepare(
     progress: ProgressOption,
     strategy: str,
     poll_interval: float | None,
+    client_slots: int | None = None,
 ) -> Batch:
-    """Validate the options and the input: nothing is read from disk or sent yet."""
+    """Validate the options and the input: nothing is read from disk or sent yet.
+
+    `client_slots`: the enrichments the client runs at once (None: no limit of its own).
+    """
     integer("concurrency", concurrency, 1)
     if max_credits is not None and not wants_auto(max_credits):
         integer("max_credits", max_credits, 0)
@@ -99,7 +111,9 @@ def prepare(
         seconds("poll_interval", poll_interval, positive=True)
     items = read_items(leads)
     store = Checkpoint(checkpoint) if checkpoint is not None else None
-    return Batch(items, store, max_credits, concurrency, progress, "async" if strategy == "async" else "sync")
+    chosen: Strategy = "async" if strategy == "async" else "sync"
+    ahead = places_ahead(chosen, concurrency, client_slots)
+    return Batch(items, store, max_credits, concurrency, progress, chosen, ahead)
 
 
 def _count(number: int, noun: str) -> str:
@@ -161,7 +175,7 @@ def iterate(batch: Batch, service: Service) -> Generator[BulkOutcome, None, None
 
     try:
         yield from _emit(report, plan.ready)
-        yield from _pool(plan, execute, batch.concurrency, report, service.clock)
+        yield from _pool(plan, execute, batch.tasks, report, service.clock)
     finally:
         report.close()
         if store is not None:
@@ -269,7 +283,7 @@ async def aiterate(batch: Batch, service: AsyncService) -> AsyncGenerator[BulkOu
         for outcome in _emit(report, plan.ready):
             yield outcome
         while True:
-            while len(running) < batch.concurrency and (task := plan.next()) is not None:
+            while len(running) < batch.tasks and (task := plan.next()) is not None:
                 running.add(asyncio.ensure_future(execute(task)))
             for outcome in _emit(report, plan.leftovers()):
                 yield outcome
@@ -279,7 +293,7 @@ async def aiterate(batch: Batch, service: AsyncService) -> AsyncGenerator[BulkOu
             if not running:
                 await service.clock.asleep(idle or 0.0)
                 continue
-            timeout = idle if len(running) < batch.concurrency else None
+            timeout = idle if len(running) < batch.tasks else None
             real = service.clock.real_seconds(timeout) if timeout is not None else None
             done, running = await asyncio.wait(running, timeout=real, return_when=asyncio.FIRST_COMPLETED)
             for finished in done:
