@@ -1,0 +1,67 @@
+"""A job created ahead of a free slot, against a mocked service: what a refusal does."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import httpx
+import pytest
+import respx
+
+from leadenrich._bulk.queue_ahead import QueueAhead
+from leadenrich._polling import DEFAULT_JOB_TIMEOUT
+from tests.helpers import call, job_out, lead_out
+
+pytestmark = pytest.mark.anyio
+
+LEAD = {"company": "Acme", "domain": "acme.com"}
+UPSTREAM = {"detail": "upstream_full: all enrichment workers are busy, retry in a few seconds"}
+PER_KEY = {"detail": "rate limit exceeded (600 req/min), retry in 1 seconds"}
+
+
+def enrich_queued(client: Any, ahead: QueueAhead) -> Any:
+    """What the async strategy of a bulk run does for one lead."""
+    return client.leads._enrich_and_wait(LEAD, DEFAULT_JOB_TIMEOUT, None, None, None, ahead=ahead)
+
+
+def done_job(api: respx.MockRouter) -> None:
+    api.get("/jobs/j").respond(200, json=job_out("j", "done", result=lead_out("ld_1")))
+
+
+async def test_an_upstream_full_refusal_is_believed_at_once(
+    client: Any, api: respx.MockRouter, sleeps: list[float]
+) -> None:
+    created = api.post("/leads/enrich").mock(
+        side_effect=[
+            httpx.Response(429, json=UPSTREAM, headers={"Retry-After": "2"}),
+            httpx.Response(202, json={"job_id": "j", "status": "queued"}),
+        ]
+    )
+    done_job(api)
+    ahead = QueueAhead(2)
+    lead = await call(enrich_queued(client, ahead))
+    assert lead.id == "ld_1"
+    # Not retried after the ~2 s back-off: sent again at once, as a job with a slot.
+    assert created.call_count == 2
+    assert not any(2.0 <= s <= 2.5 for s in sleeps), sleeps
+    assert ahead.refused
+    with ahead.place() as placed:
+        assert not placed, "a job was to be created ahead after the service refused one"
+
+
+async def test_a_per_key_429_is_waited_out_and_queueing_goes_on(
+    client: Any, api: respx.MockRouter, sleeps: list[float]
+) -> None:
+    created = api.post("/leads/enrich").mock(
+        side_effect=[
+            httpx.Response(429, json=PER_KEY, headers={"Retry-After": "1"}),
+            httpx.Response(202, json={"job_id": "j", "status": "queued"}),
+        ]
+    )
+    done_job(api)
+    ahead = QueueAhead(2)
+    lead = await call(enrich_queued(client, ahead))
+    assert lead.id == "ld_1"
+    assert created.call_count == 2
+    assert 1.0 <= sleeps[0] <= 1.2
+    assert not ahead.refused
