@@ -8,7 +8,8 @@ import httpx
 import pytest
 import respx
 
-from leadenrich._bulk.queue_ahead import QueueAhead
+from leadenrich._bulk.queue_ahead import AHEAD, QueueAhead, places_ahead
+from leadenrich._bulk.runner import prepare
 from leadenrich._polling import DEFAULT_JOB_TIMEOUT
 from tests.helpers import call, job_out, lead_out
 
@@ -65,3 +66,28 @@ async def test_a_per_key_429_is_waited_out_and_queueing_goes_on(
     assert created.call_count == 2
     assert 1.0 <= sleeps[0] <= 1.2
     assert not ahead.refused
+
+
+def test_only_a_run_on_every_slot_of_the_platform_queues_jobs() -> None:
+    assert places_ahead("async", 5, 5) == AHEAD
+    assert places_ahead("async", 8, None) == AHEAD
+    assert places_ahead("async", 4, 5) == 0  # a queued job would start beside its four
+    assert places_ahead("async", 5, 4) == 0
+    assert places_ahead("sync", 5, 5) == 0
+
+
+def test_a_refusal_leaves_the_run_no_lead_beyond_its_concurrency() -> None:
+    batch = prepare(
+        [LEAD] * 3,
+        concurrency=5,
+        max_credits=None,
+        checkpoint=None,
+        progress=False,
+        strategy="async",
+        poll_interval=None,
+        client_slots=5,
+    )
+    assert batch.ahead is not None
+    assert batch.tasks == 5 + AHEAD
+    batch.ahead.refuse()
+    assert batch.tasks == 5

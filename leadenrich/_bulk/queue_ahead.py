@@ -74,6 +74,11 @@ class QueueAhead:
         async with self._async_places:
             yield not self.refused
 
+    @property
+    def places(self) -> int:
+        """How many jobs may be queued now: none once the service refused one."""
+        return 0 if self.refused else self.size
+
     def refuse(self) -> None:
         """The service answered `upstream_full`: it does not queue jobs."""
         self.refused = True

@@ -22,7 +22,7 @@ from .inputs import Item, read_items
 from .plan import Plan, Task
 from .preview import MaxCredits, wants_auto
 from .progress import ProgressOption, Reporter, reporter
-from .queue_ahead import places_ahead
+from .queue_ahead import QueueAhead, places_ahead
 from .results import BulkOutcome
 from .steps import Driver
 
@@ -75,13 +75,17 @@ class Batch:
     concurrency: int
     progress: ProgressOption
     strategy: Strategy
-    ahead: int = 0
-    """Jobs the async strategy keeps queued at the service beyond `concurrency` (queue_ahead.py)."""
+    ahead: QueueAhead | None = None
+    """The jobs the async strategy keeps queued at the service beyond `concurrency`."""
 
     @property
     def tasks(self) -> int:
-        """Leads in flight at once: those running, and those queued ahead of a free slot."""
-        return self.concurrency + self.ahead
+        """Leads in flight at once: those running, and those queued ahead of a free slot.
+
+        None of the latter once the service refused a queued job: a lead beyond
+        `concurrency` would then only wait for a slot, and a stop no longer holds it back.
+        """
+        return self.concurrency + (self.ahead.places if self.ahead is not None else 0)
 
     def plan(self, resume: Resume, clock: ServiceClock, max_credits: int | None) -> Plan:
         return Plan(self.items, resume, max_credits, self.checkpoint, clock, jobs=self.strategy == "async")
@@ -113,7 +117,8 @@ def prepare(
     store = Checkpoint(checkpoint) if checkpoint is not None else None
     chosen: Strategy = "async" if strategy == "async" else "sync"
     ahead = places_ahead(chosen, concurrency, client_slots)
-    return Batch(items, store, max_credits, concurrency, progress, chosen, ahead)
+    queue = QueueAhead(ahead) if ahead else None
+    return Batch(items, store, max_credits, concurrency, progress, chosen, queue)
 
 
 def _count(number: int, noun: str) -> str:
@@ -175,7 +180,7 @@ def iterate(batch: Batch, service: Service) -> Generator[BulkOutcome, None, None
 
     try:
         yield from _emit(report, plan.ready)
-        yield from _pool(plan, execute, batch.tasks, report, service.clock)
+        yield from _pool(plan, execute, batch, report, service.clock)
     finally:
         report.close()
         if store is not None:
@@ -185,16 +190,16 @@ def iterate(batch: Batch, service: Service) -> Generator[BulkOutcome, None, None
 def _pool(
     plan: Plan,
     execute: Callable[[Task], list[BulkOutcome]],
-    concurrency: int,
+    batch: Batch,
     report: Reporter,
     clock: ServiceClock,
 ) -> Iterator[BulkOutcome]:
-    pool = ThreadPoolExecutor(max_workers=concurrency, thread_name_prefix="leadenrich-bulk")
+    pool = ThreadPoolExecutor(max_workers=batch.tasks, thread_name_prefix="leadenrich-bulk")
     running: set[Future[list[BulkOutcome]]] = set()
     abandoning = False
     try:
         while True:
-            while len(running) < concurrency and (task := plan.next()) is not None:
+            while len(running) < batch.tasks and (task := plan.next()) is not None:
                 running.add(pool.submit(execute, task))
             yield from _emit(report, plan.leftovers())
             idle = plan.idle()
@@ -205,7 +210,7 @@ def _pool(
                 clock.sleep(idle)
                 continue
             # With a worker free, wake when a parked lead falls due; otherwise on a result.
-            timeout = idle if len(running) < concurrency else None
+            timeout = idle if len(running) < batch.tasks else None
             real = clock.real_seconds(timeout) if timeout is not None else None
             done, running = wait(running, timeout=real, return_when=FIRST_COMPLETED)
             for future in done:

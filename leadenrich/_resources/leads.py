@@ -264,12 +264,10 @@ class Leads:
             client_slots=self._slots,
         )
 
-        ahead = QueueAhead(batch.ahead) if batch.ahead else None
-
         def enrich(lead: LeadIn, on_created: Callable[[str], None]) -> LeadOut:
             if strategy == "async":
                 return self._enrich_and_wait(
-                    lead, DEFAULT_JOB_TIMEOUT, poll_interval, None, on_created, ahead=ahead
+                    lead, DEFAULT_JOB_TIMEOUT, poll_interval, None, on_created, ahead=batch.ahead
                 )
             return self.enrich_sync(lead)
 
@@ -795,12 +793,10 @@ class AsyncLeads:
             client_slots=self._slots,
         )
 
-        ahead = QueueAhead(batch.ahead) if batch.ahead else None
-
         async def enrich(lead: LeadIn, on_created: Callable[[str], Awaitable[None]]) -> LeadOut:
             if strategy == "async":
                 return await self._enrich_and_wait(
-                    lead, DEFAULT_JOB_TIMEOUT, poll_interval, None, on_created, ahead=ahead
+                    lead, DEFAULT_JOB_TIMEOUT, poll_interval, None, on_created, ahead=batch.ahead
                 )
             return await self.enrich_sync(lead)
 

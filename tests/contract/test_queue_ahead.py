@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from leadenrich import JobOut, RateLimits
-from leadenrich._bulk.queue_ahead import AHEAD, PLATFORM_SLOTS, places_ahead
+from leadenrich._bulk.queue_ahead import AHEAD, PLATFORM_SLOTS
 from leadenrich.testing import FakeServer
 from tests.helpers import MakeServer, call
 from tests.test_bulk_recorded import stop_after_first
@@ -53,14 +53,6 @@ def assert_each_lead_enriched_once(server: FakeServer, result: Any, count: int) 
     assert len({outcome.lead.id for outcome in result}) == count
     assert server.state.charged("enrichment", key=server.api_key) == count
     assert server.state.peak_in_flight <= PLATFORM_SLOTS
-
-
-def test_only_a_run_on_every_slot_of_the_platform_queues_jobs() -> None:
-    assert places_ahead("async", 5, 5) == AHEAD
-    assert places_ahead("async", 8, None) == AHEAD
-    assert places_ahead("async", 4, 5) == 0  # a queued job would start beside its four
-    assert places_ahead("async", 5, 4) == 0
-    assert places_ahead("sync", 5, 5) == 0
 
 
 async def test_two_jobs_wait_queued_behind_the_five_running(
