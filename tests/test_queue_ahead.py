@@ -20,31 +20,30 @@ UPSTREAM = {"detail": "upstream_full: all enrichment workers are busy, retry in 
 PER_KEY = {"detail": "rate limit exceeded (600 req/min), retry in 1 seconds"}
 
 
-def enrich_queued(client: Any, ahead: QueueAhead) -> Any:
-    """What the async strategy of a bulk run does for one lead."""
-    return client.leads._enrich_and_wait(LEAD, DEFAULT_JOB_TIMEOUT, None, None, None, ahead=ahead)
-
-
-def done_job(api: respx.MockRouter) -> None:
+async def enrich_queued(client: Any, api: respx.MockRouter, refused: dict[str, str]) -> QueueAhead:
+    """What the async strategy of a bulk run does for one lead, against a service that
+    first refuses the job with a 429 of this body (Retry-After 1 s), then creates it.
+    Returns the run's queue; the job was created on the second POST."""
+    created = api.post("/leads/enrich").mock(
+        side_effect=[
+            httpx.Response(429, json=refused, headers={"Retry-After": "1"}),
+            httpx.Response(202, json={"job_id": "j", "status": "queued"}),
+        ]
+    )
     api.get("/jobs/j").respond(200, json=job_out("j", "done", result=lead_out("ld_1")))
+    ahead = QueueAhead(2)
+    lead = await call(client.leads._enrich_and_wait(LEAD, DEFAULT_JOB_TIMEOUT, None, None, None, ahead=ahead))
+    assert lead.id == "ld_1"
+    assert created.call_count == 2
+    return ahead
 
 
 async def test_an_upstream_full_refusal_is_believed_at_once(
     client: Any, api: respx.MockRouter, sleeps: list[float]
 ) -> None:
-    created = api.post("/leads/enrich").mock(
-        side_effect=[
-            httpx.Response(429, json=UPSTREAM, headers={"Retry-After": "2"}),
-            httpx.Response(202, json={"job_id": "j", "status": "queued"}),
-        ]
-    )
-    done_job(api)
-    ahead = QueueAhead(2)
-    lead = await call(enrich_queued(client, ahead))
-    assert lead.id == "ld_1"
+    ahead = await enrich_queued(client, api, UPSTREAM)
     # Not retried after the ~2 s back-off: sent again at once, as a job with a slot.
-    assert created.call_count == 2
-    assert not any(2.0 <= s <= 2.5 for s in sleeps), sleeps
+    assert sleeps == [22.0], "the only wait is the one before the first poll"
     assert ahead.refused
     with ahead.place() as placed:
         assert not placed, "a job was to be created ahead after the service refused one"
@@ -53,17 +52,7 @@ async def test_an_upstream_full_refusal_is_believed_at_once(
 async def test_a_per_key_429_is_waited_out_and_queueing_goes_on(
     client: Any, api: respx.MockRouter, sleeps: list[float]
 ) -> None:
-    created = api.post("/leads/enrich").mock(
-        side_effect=[
-            httpx.Response(429, json=PER_KEY, headers={"Retry-After": "1"}),
-            httpx.Response(202, json={"job_id": "j", "status": "queued"}),
-        ]
-    )
-    done_job(api)
-    ahead = QueueAhead(2)
-    lead = await call(enrich_queued(client, ahead))
-    assert lead.id == "ld_1"
-    assert created.call_count == 2
+    ahead = await enrich_queued(client, api, PER_KEY)
     assert 1.0 <= sleeps[0] <= 1.2
     assert not ahead.refused
 
