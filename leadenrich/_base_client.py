@@ -283,6 +283,11 @@ class _BaseClient(Generic[_HttpClient]):
     def __repr__(self) -> str:
         return f"{type(self).__name__}(base_url={self.base_url!r}, max_retries={self.max_retries})"
 
+    @property
+    def _slot_count(self) -> int | None:
+        """The enrichments the client's slots let run at once; None without pacing."""
+        return self._pacer.limits.concurrent_enrichments if self._pacer is not None else None
+
     def _pace_delay(self, call: Call[Any], deadline: Deadline | None) -> float:
         if self._pacer is None or call.bucket is None:
             return 0.0

@@ -66,6 +66,7 @@ class LeadEnrich(SyncAPIClient):
             self._durations,
             self.clock,
             self._bulk_iterations,
+            self._slot_count,
         )
 
     @cached_property
@@ -164,6 +165,7 @@ class AsyncLeadEnrich(AsyncAPIClient):
             self._durations,
             self.clock,
             self._bulk_iterations,
+            self._slot_count,
         )
 
     @cached_property

@@ -75,6 +75,9 @@ class Call(Generic[T]):
     # The request runs an enrichment while the connection stays open (up to ~90 s): it
     # takes one of the client's enrichment slots and a read timeout of at least 100 s.
     runs_enrichment: bool = False
+    # False for a job created before a slot is free: an `upstream_full` refusal then says
+    # the service does not queue jobs, which the caller acts on at once, not seconds later.
+    retry_upstream_full: bool = True
     extras: Extras | None = None
 
     @property

@@ -202,11 +202,17 @@ class Waiter(Generic[Polled]):
         self._sent_at = deadline.clock.now()
         self.last: Polled | None = None
 
-    def follow(self, durations: JobDurations, job_id: str) -> None:
-        """Poll `job_id` by its age when this client created it (else as an unknown job)."""
+    def follow(self, durations: JobDurations, job_id: str, started: float | None = None) -> None:
+        """Poll `job_id` by its age when this client created it (else as an unknown job).
+
+        `started`: when the job is taken to have begun to run, if later than its creation
+        (it waited in the service's queue for a slot), until a poll shows when it did.
+        """
         born = durations.created_at(job_id)
         if born is not None:
             self._age = _Age(durations, job_id, born)
+            if started is not None:
+                self._age.queued_for = max(0.0, started - born)
 
     def created(self, what: str, first: Polled) -> None:
         """Name what is waited for, and what it was when created (`.last` of a timeout)."""
@@ -266,7 +272,7 @@ class Waiter(Generic[Polled]):
             return 0.0
         age = self.deadline.clock.now() - self._age.born
         first = self._age.durations.schedule.first_age(self._age.durations.shortest())
-        return min(max(0.0, first - age), self.deadline.remaining())
+        return min(max(0.0, self._age.queued_for + first - age), self.deadline.remaining())
 
     def next_delay(self) -> float:
         """How long to sleep before the next poll; PollTimeoutError once the deadline passed."""
@@ -286,7 +292,7 @@ class Waiter(Generic[Polled]):
         schedule = job.durations.schedule
         age = self.deadline.clock.now() - job.born
         first = schedule.first_age(job.durations.shortest())
-        wanted = first
+        wanted = job.queued_for + first
         if job.ran_for is not None:
             # The answer, not the request, is due at `growth` times the age: send it one
             # round trip early (less when pacing made that trip long).

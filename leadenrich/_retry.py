@@ -80,7 +80,7 @@ class RetryPolicy:
         if retry_after is not None and retry_after > self.max_retry_after:
             return None
         if error.upstream_full:
-            if run.upstream_retries >= self.upstream_full_retries:
+            if run.upstream_retries >= self.upstream_full_retries or not run.call.retry_upstream_full:
                 return None
             run.upstream_retries += 1
             return max(UPSTREAM_FULL_BACKOFF, retry_after or 0.0) + random.uniform(0.0, 0.5)

@@ -1,6 +1,6 @@
 """Running a bulk enrichment: a thread pool for the sync client, tasks for the async one.
 
-Both runners keep `concurrency` tasks in flight, perform the I/O each task's work asks
+Both runners keep `Batch.tasks` tasks in flight, perform the I/O each task's work asks
 for, sleep while the Plan has nothing to start yet, and stream each outcome as it
 settles. Every decision is the Plan's; the work of a task is written once (steps.py).
 """
@@ -22,6 +22,7 @@ from .inputs import Item, read_items
 from .plan import Plan, Task
 from .preview import MaxCredits, wants_auto
 from .progress import ProgressOption, Reporter, reporter
+from .queue_ahead import QueueAhead, places_ahead
 from .results import BulkOutcome
 from .steps import Driver
 
@@ -74,6 +75,17 @@ class Batch:
     concurrency: int
     progress: ProgressOption
     strategy: Strategy
+    ahead: QueueAhead | None = None
+    """The jobs the async strategy keeps queued at the service beyond `concurrency`."""
+
+    @property
+    def tasks(self) -> int:
+        """Leads in flight at once: those running, and those queued ahead of a free slot.
+
+        None of the latter once the service refused a queued job: a lead beyond
+        `concurrency` would then only wait for a slot, and a stop no longer holds it back.
+        """
+        return self.concurrency + (self.ahead.places if self.ahead is not None else 0)
 
     def plan(self, resume: Resume, clock: ServiceClock, max_credits: int | None) -> Plan:
         return Plan(self.items, resume, max_credits, self.checkpoint, clock, jobs=self.strategy == "async")
@@ -88,8 +100,12 @@ def prepare(
     progress: ProgressOption,
     strategy: str,
     poll_interval: float | None,
+    client_slots: int | None = None,
 ) -> Batch:
-    """Validate the options and the input: nothing is read from disk or sent yet."""
+    """Validate the options and the input: nothing is read from disk or sent yet.
+
+    `client_slots`: the enrichments the client runs at once (None: no limit of its own).
+    """
     integer("concurrency", concurrency, 1)
     if max_credits is not None and not wants_auto(max_credits):
         integer("max_credits", max_credits, 0)
@@ -99,7 +115,10 @@ def prepare(
         seconds("poll_interval", poll_interval, positive=True)
     items = read_items(leads)
     store = Checkpoint(checkpoint) if checkpoint is not None else None
-    return Batch(items, store, max_credits, concurrency, progress, "async" if strategy == "async" else "sync")
+    chosen: Strategy = "async" if strategy == "async" else "sync"
+    ahead = places_ahead(chosen, concurrency, client_slots)
+    queue = QueueAhead(ahead) if ahead else None
+    return Batch(items, store, max_credits, concurrency, progress, chosen, queue)
 
 
 def _count(number: int, noun: str) -> str:
@@ -161,7 +180,7 @@ def iterate(batch: Batch, service: Service) -> Generator[BulkOutcome, None, None
 
     try:
         yield from _emit(report, plan.ready)
-        yield from _pool(plan, execute, batch.concurrency, report, service.clock)
+        yield from _pool(plan, execute, batch, report, service.clock)
     finally:
         report.close()
         if store is not None:
@@ -171,16 +190,16 @@ def iterate(batch: Batch, service: Service) -> Generator[BulkOutcome, None, None
 def _pool(
     plan: Plan,
     execute: Callable[[Task], list[BulkOutcome]],
-    concurrency: int,
+    batch: Batch,
     report: Reporter,
     clock: ServiceClock,
 ) -> Iterator[BulkOutcome]:
-    pool = ThreadPoolExecutor(max_workers=concurrency, thread_name_prefix="leadenrich-bulk")
+    pool = ThreadPoolExecutor(max_workers=batch.tasks, thread_name_prefix="leadenrich-bulk")
     running: set[Future[list[BulkOutcome]]] = set()
     abandoning = False
     try:
         while True:
-            while len(running) < concurrency and (task := plan.next()) is not None:
+            while len(running) < batch.tasks and (task := plan.next()) is not None:
                 running.add(pool.submit(execute, task))
             yield from _emit(report, plan.leftovers())
             idle = plan.idle()
@@ -191,7 +210,7 @@ def _pool(
                 clock.sleep(idle)
                 continue
             # With a worker free, wake when a parked lead falls due; otherwise on a result.
-            timeout = idle if len(running) < concurrency else None
+            timeout = idle if len(running) < batch.tasks else None
             real = clock.real_seconds(timeout) if timeout is not None else None
             done, running = wait(running, timeout=real, return_when=FIRST_COMPLETED)
             for future in done:
@@ -269,7 +288,7 @@ async def aiterate(batch: Batch, service: AsyncService) -> AsyncGenerator[BulkOu
         for outcome in _emit(report, plan.ready):
             yield outcome
         while True:
-            while len(running) < batch.concurrency and (task := plan.next()) is not None:
+            while len(running) < batch.tasks and (task := plan.next()) is not None:
                 running.add(asyncio.ensure_future(execute(task)))
             for outcome in _emit(report, plan.leftovers()):
                 yield outcome
@@ -279,7 +298,7 @@ async def aiterate(batch: Batch, service: AsyncService) -> AsyncGenerator[BulkOu
             if not running:
                 await service.clock.asleep(idle or 0.0)
                 continue
-            timeout = idle if len(running) < batch.concurrency else None
+            timeout = idle if len(running) < batch.tasks else None
             real = service.clock.real_seconds(timeout) if timeout is not None else None
             done, running = await asyncio.wait(running, timeout=real, return_when=asyncio.FIRST_COMPLETED)
             for finished in done:

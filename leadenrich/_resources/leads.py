@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import os
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Iterator, Mapping
+from contextlib import AsyncExitStack, ExitStack
+from dataclasses import replace
 from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
@@ -11,11 +13,13 @@ from .. import _endpoints, _lazy_models
 from .._bulk.iteration import AsyncBulkIterator, AsyncOpenIterations, OpenIterations
 from .._bulk.preview import DEFAULT_MAX_STORED, BulkPreview, Draft, MaxCredits, credits_left
 from .._bulk.progress import ProgressOption
+from .._bulk.queue_ahead import QueueAhead
 from .._bulk.results import BulkOutcome, BulkResult
 from .._bulk.runner import AsyncService, Service, Strategy, aiterate, iterate, prepare
 from .._bulk.scan_progress import ScanProgress, scan_reporter
 from .._clock import ServiceClock
-from .._endpoints import Extras, LeadLike, make_extras, per_call, with_extras
+from .._endpoints import Call, Extras, LeadLike, make_extras, per_call, with_extras
+from .._errors import RateLimitError
 from .._pagination import check_page_size, next_skip
 from .._polling import DEFAULT_JOB_TIMEOUT, Deadline, JobDurations, Waiter, async_wait, lead_of, wait
 from .._response import APIResponse
@@ -48,13 +52,16 @@ class Leads:
         durations: JobDurations,
         clock: ServiceClock,
         iterations: OpenIterations | None = None,
+        slots: int | None = None,
     ) -> None:
+        """`slots`: how many enrichments `slot` lets run at once (None: no limit)."""
         self._send = send
         self._raw = raw
         self._slot = slot
         self._durations = durations
         self._clock = clock
         self._iterations = iterations if iterations is not None else OpenIterations()
+        self._slots = slots
 
     @cached_property
     def with_raw_response(self) -> LeadsWithRawResponse:
@@ -159,6 +166,7 @@ class Leads:
         on_progress: Callable[[JobOut], object] | None,
         on_created: Callable[[str], None] | None,
         *,
+        ahead: QueueAhead | None = None,
         extra_headers: ExtraHeaders = None,
         extra_query: ExtraQuery = None,
     ) -> LeadOut:
@@ -166,22 +174,56 @@ class Leads:
             "enrichment job", Deadline(timeout, self._clock), poll_interval, on_progress
         )
         call = per_call(_endpoints.enrich(lead), None, extra_headers, extra_query)
-        with self._slot(waiter.deadline):
-            with waiter.sending():
-                created = self._send(call, waiter.deadline)
-            # From here on a timeout carries the job: it goes on, and was paid for.
-            waiter.created(
-                f"enrichment job {created.job_id}",
-                _lazy_models.JobOut(job_id=created.job_id, status=created.status),
-            )
-            self._durations.created(created.job_id, self._clock.now())
-            if on_created is not None:
-                on_created(created.job_id)
-            waiter.follow(self._durations, created.job_id)
+        with ExitStack() as slot:
+            created = self._create_ahead(call, waiter, on_created, ahead, slot) if ahead else None
+            started = self._clock.now() if created is not None else None
+            if created is None:
+                slot.enter_context(self._slot(waiter.deadline))
+                created = self._create(call, waiter, on_created)
+            waiter.follow(self._durations, created.job_id, started)
             self._clock.sleep(waiter.next_delay())
             poll = per_call(_endpoints.get_job(created.job_id), None, extra_headers, extra_query)
             job = wait(lambda deadline: self._send(poll, deadline), waiter)
         return lead_of(job)
+
+    def _create(
+        self, call: Call[EnrichJobCreated], waiter: Waiter[JobOut], on_created: Callable[[str], None] | None
+    ) -> EnrichJobCreated:
+        with waiter.sending():
+            created = self._send(call, waiter.deadline)
+        # From here on a timeout carries the job: it goes on, and was paid for.
+        waiter.created(
+            f"enrichment job {created.job_id}",
+            _lazy_models.JobOut(job_id=created.job_id, status=created.status),
+        )
+        self._durations.created(created.job_id, self._clock.now())
+        if on_created is not None:
+            on_created(created.job_id)
+        return created
+
+    def _create_ahead(
+        self,
+        call: Call[EnrichJobCreated],
+        waiter: Waiter[JobOut],
+        on_created: Callable[[str], None] | None,
+        ahead: QueueAhead,
+        slot: ExitStack,
+    ) -> EnrichJobCreated | None:
+        """Create the job before one of the client's slots is free, then wait for one
+        (queue_ahead.py); None, nothing created, when the service does not queue jobs."""
+        with ahead.place() as placed:
+            if not placed:
+                return None
+            try:
+                created = self._create(replace(call, retry_upstream_full=False), waiter, on_created)
+            except RateLimitError as exc:
+                if not exc.upstream_full:
+                    raise
+                ahead.refuse()
+                return None
+            # Without a deadline: the job exists, and a slot frees as the jobs before it end.
+            slot.enter_context(self._slot(None))
+        return created
 
     def _wait_job(self, job_id: str, poll_interval: float | None) -> JobOut:
         waiter: Waiter[JobOut] = Waiter(
@@ -219,11 +261,14 @@ class Leads:
             progress=progress,
             strategy=strategy,
             poll_interval=poll_interval,
+            client_slots=self._slots,
         )
 
         def enrich(lead: LeadIn, on_created: Callable[[str], None]) -> LeadOut:
             if strategy == "async":
-                return self._enrich_and_wait(lead, DEFAULT_JOB_TIMEOUT, poll_interval, None, on_created)
+                return self._enrich_and_wait(
+                    lead, DEFAULT_JOB_TIMEOUT, poll_interval, None, on_created, ahead=batch.ahead
+                )
             return self.enrich_sync(lead)
 
         service = Service(
@@ -257,8 +302,10 @@ class Leads:
         Args:
             leads: LeadIn objects, dicts of LeadIn fields, or a pandas DataFrame whose
                 columns include `company` and `domain` (other columns are ignored).
-            concurrency: Leads in flight at once. The platform runs 5 enrichments at a
+            concurrency: Leads enriched at once. The platform runs 5 enrichments at a
                 time, so more than 5 only queues (see `RateLimits.concurrent_enrichments`).
+                With 5 or more, the `async` strategy also keeps two jobs queued at the
+                service, which start the moment a slot frees.
             max_credits: Start no new enrichment once this many credits could be spent;
                 the leads left are reported as `skipped`. `"auto"` reads what the account
                 has left from `usage()` when the run starts and stops there, so a run
@@ -272,8 +319,8 @@ class Leads:
             progress: None shows a progress bar (tqdm) when interactive; True always,
                 False never; or a callable that receives each BulkOutcome.
             poll_interval: The first polling interval of the `async` strategy.
-            strategy: `sync` (default: one blocking request per lead, the fastest by the
-                benchmarks) or `async` (create a job, then poll it).
+            strategy: `sync` (default: one blocking request per lead) or `async`
+                (create a job, then poll it).
 
         Examples:
             >>> result = client.leads.enrich_many(  # doctest: +SKIP
@@ -555,13 +602,16 @@ class AsyncLeads:
         durations: JobDurations,
         clock: ServiceClock,
         iterations: AsyncOpenIterations | None = None,
+        slots: int | None = None,
     ) -> None:
+        """`slots`: how many enrichments `slot` lets run at once (None: no limit)."""
         self._send = send
         self._raw = raw
         self._slot = slot
         self._durations = durations
         self._clock = clock
         self._iterations = iterations if iterations is not None else AsyncOpenIterations()
+        self._slots = slots
 
     @cached_property
     def with_raw_response(self) -> AsyncLeadsWithRawResponse:
@@ -640,6 +690,7 @@ class AsyncLeads:
         on_progress: Callable[[JobOut], object] | None,
         on_created: Callable[[str], Awaitable[None]] | None,
         *,
+        ahead: QueueAhead | None = None,
         extra_headers: ExtraHeaders = None,
         extra_query: ExtraQuery = None,
     ) -> LeadOut:
@@ -647,22 +698,57 @@ class AsyncLeads:
             "enrichment job", Deadline(timeout, self._clock), poll_interval, on_progress
         )
         call = per_call(_endpoints.enrich(lead), None, extra_headers, extra_query)
-        async with self._slot(waiter.deadline):
-            with waiter.sending():
-                created = await self._send(call, waiter.deadline)
-            # From here on a timeout carries the job: it goes on, and was paid for.
-            waiter.created(
-                f"enrichment job {created.job_id}",
-                _lazy_models.JobOut(job_id=created.job_id, status=created.status),
-            )
-            self._durations.created(created.job_id, self._clock.now())
-            if on_created is not None:
-                await on_created(created.job_id)
-            waiter.follow(self._durations, created.job_id)
+        async with AsyncExitStack() as slot:
+            created = await self._create_ahead(call, waiter, on_created, ahead, slot) if ahead else None
+            started = self._clock.now() if created is not None else None
+            if created is None:
+                await slot.enter_async_context(self._slot(waiter.deadline))
+                created = await self._create(call, waiter, on_created)
+            waiter.follow(self._durations, created.job_id, started)
             await self._clock.asleep(waiter.next_delay())
             poll = per_call(_endpoints.get_job(created.job_id), None, extra_headers, extra_query)
             job = await async_wait(lambda deadline: self._send(poll, deadline), waiter)
         return lead_of(job)
+
+    async def _create(
+        self,
+        call: Call[EnrichJobCreated],
+        waiter: Waiter[JobOut],
+        on_created: Callable[[str], Awaitable[None]] | None,
+    ) -> EnrichJobCreated:
+        with waiter.sending():
+            created = await self._send(call, waiter.deadline)
+        # From here on a timeout carries the job: it goes on, and was paid for.
+        waiter.created(
+            f"enrichment job {created.job_id}",
+            _lazy_models.JobOut(job_id=created.job_id, status=created.status),
+        )
+        self._durations.created(created.job_id, self._clock.now())
+        if on_created is not None:
+            await on_created(created.job_id)
+        return created
+
+    async def _create_ahead(
+        self,
+        call: Call[EnrichJobCreated],
+        waiter: Waiter[JobOut],
+        on_created: Callable[[str], Awaitable[None]] | None,
+        ahead: QueueAhead,
+        slot: AsyncExitStack,
+    ) -> EnrichJobCreated | None:
+        """See [`Leads._create_ahead`][leadenrich._resources.leads.Leads._create_ahead]."""
+        async with ahead.aplace() as placed:
+            if not placed:
+                return None
+            try:
+                created = await self._create(replace(call, retry_upstream_full=False), waiter, on_created)
+            except RateLimitError as exc:
+                if not exc.upstream_full:
+                    raise
+                ahead.refuse()
+                return None
+            await slot.enter_async_context(self._slot(None))
+        return created
 
     async def _wait_job(self, job_id: str, poll_interval: float | None) -> JobOut:
         waiter: Waiter[JobOut] = Waiter(
@@ -704,11 +790,14 @@ class AsyncLeads:
             progress=progress,
             strategy=strategy,
             poll_interval=poll_interval,
+            client_slots=self._slots,
         )
 
         async def enrich(lead: LeadIn, on_created: Callable[[str], Awaitable[None]]) -> LeadOut:
             if strategy == "async":
-                return await self._enrich_and_wait(lead, DEFAULT_JOB_TIMEOUT, poll_interval, None, on_created)
+                return await self._enrich_and_wait(
+                    lead, DEFAULT_JOB_TIMEOUT, poll_interval, None, on_created, ahead=batch.ahead
+                )
             return await self.enrich_sync(lead)
 
         async def left() -> int | None:
