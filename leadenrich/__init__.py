@@ -14,6 +14,7 @@ from ._version import __version__ as __version__
 if TYPE_CHECKING:
     # What type checkers and editors see: `X as X` marks each as exported.
     from ._bulk.iteration import AsyncBulkIterator as AsyncBulkIterator
+    from ._bulk.options import BulkOptions as BulkOptions
     from ._bulk.preview import BulkPreview as BulkPreview
     from ._bulk.preview import PreviewRow as PreviewRow
     from ._bulk.results import BulkOutcome as BulkOutcome
@@ -72,6 +73,7 @@ if TYPE_CHECKING:
 # it names what the imports above do.
 _SOURCES: dict[str, str] = {
     "AsyncBulkIterator": "._bulk.iteration",
+    "BulkOptions": "._bulk.options",
     "BulkPreview": "._bulk.preview",
     "PreviewRow": "._bulk.preview",
     "BulkOutcome": "._bulk.results",

@@ -59,15 +59,7 @@ class LeadEnrich(SyncAPIClient):
     @cached_property
     def leads(self) -> Leads:
         """Enrich, list, fetch, delete and re-enrich leads: `enrich`, `enrich_sync`, `enrich_and_wait`, `enrich_many`, `enrich_iter`, `preview_many`, `list`, `iter`, `get`, `delete`, `re_enrich`."""
-        return Leads(
-            self._request,
-            self._request_raw,
-            self._enrichment_slot,
-            self._durations,
-            self.clock,
-            self._bulk_iterations,
-            self._slot_count,
-        )
+        return Leads(self._link, self._bulk_iterations)
 
     @cached_property
     def jobs(self) -> Jobs:
@@ -86,7 +78,14 @@ class LeadEnrich(SyncAPIClient):
 
     @cached_property
     def _link(self) -> SyncLink:
-        return SyncLink(self.clock, self._durations, self._request, self._request_raw)
+        return SyncLink(
+            self.clock,
+            self._durations,
+            self._slot_count,
+            self._request,
+            self._request_raw,
+            self._enrichment_slot,
+        )
 
     @cached_property
     def with_raw_response(self) -> LeadEnrichWithRawResponse:
@@ -158,15 +157,7 @@ class AsyncLeadEnrich(AsyncAPIClient):
     @cached_property
     def leads(self) -> AsyncLeads:
         """Enrich, list, fetch, delete and re-enrich leads: `enrich`, `enrich_sync`, `enrich_and_wait`, `enrich_many`, `enrich_iter`, `preview_many`, `list`, `iter`, `get`, `delete`, `re_enrich`."""
-        return AsyncLeads(
-            self._request,
-            self._request_raw,
-            self._enrichment_slot,
-            self._durations,
-            self.clock,
-            self._bulk_iterations,
-            self._slot_count,
-        )
+        return AsyncLeads(self._link, self._bulk_iterations)
 
     @cached_property
     def jobs(self) -> AsyncJobs:
@@ -185,7 +176,14 @@ class AsyncLeadEnrich(AsyncAPIClient):
 
     @cached_property
     def _link(self) -> AsyncLink:
-        return AsyncLink(self.clock, self._durations, self._request, self._request_raw)
+        return AsyncLink(
+            self.clock,
+            self._durations,
+            self._slot_count,
+            self._request,
+            self._request_raw,
+            self._enrichment_slot,
+        )
 
     @cached_property
     def with_raw_response(self) -> AsyncLeadEnrichWithRawResponse:

@@ -1,14 +1,14 @@
 """Waiting for a job or a lookup to reach a terminal state.
 
-The schedule and the deadline are plain objects shared by both clients; the sync and
-async loops around them differ only in how they fetch and sleep.
+The schedule is a plain object shared by both clients, and the wait itself (`poll`) is
+steps (`_steps.py`) that the sync client performs blocking and the async client awaits.
 """
 
 from __future__ import annotations
 
 import threading
 from collections import OrderedDict, deque
-from collections.abc import Awaitable, Callable, Generator
+from collections.abc import Callable, Generator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Generic, TypeVar
@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Generic, TypeVar
 from . import _lazy_models
 from ._clock import Deadline, ServiceClock
 from ._errors import JobFailedError, LeadEnrichError, PollTimeoutError, RateLimitError
-from ._steps import Send, Steps
+from ._steps import Pause, Send, Steps
 from ._validate import seconds
 
 if TYPE_CHECKING:
@@ -30,7 +30,6 @@ __all__ = [
     "TYPICAL_SHORTEST_JOB",
     "AgeSchedule",
     "CutShort",
-    "Deadline",
     "JobDurations",
     "Waiter",
 ]
@@ -308,48 +307,16 @@ def _state(last: JobOut | MobileFindOut) -> str:
 
 def poll(waiter: Waiter[Polled], call: Call[Polled]) -> Steps[Polled]:
     """Send `call` until it answers a terminal object, on the waiter's schedule."""
-    if (early := waiter.until_first_poll()) > 0:
-        yield early
     while True:
         try:
             with waiter.sending():
                 polled: Polled = yield Send(call, waiter.deadline)
         except RateLimitError as exc:
-            yield waiter.rate_limited(exc)
+            yield Pause(waiter.rate_limited(exc))
             continue
         if waiter.observe(polled):
             return polled
-        yield waiter.next_delay()
-
-
-def wait(fetch: Callable[[Deadline], Polled], waiter: Waiter[Polled]) -> Polled:
-    """Poll `fetch` until it returns a terminal object (blocking)."""
-    clock = waiter.deadline.clock
-    while True:
-        try:
-            with waiter.sending():
-                polled = fetch(waiter.deadline)
-        except RateLimitError as exc:
-            clock.sleep(waiter.rate_limited(exc))
-            continue
-        if waiter.observe(polled):
-            return polled
-        clock.sleep(waiter.next_delay())
-
-
-async def async_wait(fetch: Callable[[Deadline], Awaitable[Polled]], waiter: Waiter[Polled]) -> Polled:
-    """Poll `fetch` until it returns a terminal object; cancellable at every await."""
-    clock = waiter.deadline.clock
-    while True:
-        try:
-            with waiter.sending():
-                polled = await fetch(waiter.deadline)
-        except RateLimitError as exc:
-            await clock.asleep(waiter.rate_limited(exc))
-            continue
-        if waiter.observe(polled):
-            return polled
-        await clock.asleep(waiter.next_delay())
+        yield Pause(waiter.next_delay())
 
 
 def lead_of(job: JobOut) -> LeadOut:

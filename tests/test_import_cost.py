@@ -56,3 +56,23 @@ def test_a_call_loads_only_the_models_it_uses() -> None:
     )
     others = ("leadenrich._models.jobs", "leadenrich._models.lookups", "leadenrich._models.account")
     assert loaded_after(code, ("leadenrich._models.leads", *others)) == ["leadenrich._models.leads"]
+
+
+BULK = (
+    "leadenrich._bulk.runner",
+    "leadenrich._bulk.plan",
+    "leadenrich._bulk.preview",
+    "leadenrich._bulk.checkpoint",
+)
+
+
+def test_the_clients_load_the_bulk_package_on_a_bulk_call() -> None:
+    assert loaded_after("from leadenrich import LeadEnrich, AsyncLeadEnrich", BULK) == []
+    # A bulk method's call loads it: the check above sees it when it is there.
+    code = (
+        "from leadenrich import LeadEnrich\n"
+        "client = LeadEnrich(api_key='le_live_x', base_url='https://api.test')\n"
+        "client.leads.enrich_iter([{'company': 'Acme', 'domain': 'acme.com'}])\n"
+        "client.close()"
+    )
+    assert loaded_after(code, BULK) == list(BULK)

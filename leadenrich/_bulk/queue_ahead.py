@@ -15,14 +15,17 @@ at its word: from then on the run creates a job only with a slot free.
 from __future__ import annotations
 
 import threading
-from collections.abc import AsyncGenerator, Generator
-from contextlib import asynccontextmanager, contextmanager
+from collections.abc import Generator
+from contextlib import AsyncExitStack, ExitStack, contextmanager
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     import asyncio
 
-__all__ = ["AHEAD", "PLATFORM_SLOTS", "QueueAhead", "places_ahead"]
+    from .._steps import AsyncRunner, SyncRunner
+
+__all__ = ["AHEAD", "PLATFORM_SLOTS", "QueueAhead", "TakePlace", "places_ahead"]
 
 AHEAD = 2
 """Jobs a run keeps queued. One is not always enough: two slots may free before the
@@ -42,8 +45,8 @@ def places_ahead(strategy: str, concurrency: int, client_slots: int | None) -> i
 
 
 class QueueAhead:
-    """The places of one run's queued jobs: `place` for the blocking client's threads,
-    `aplace` for the async client's tasks (a run uses one or the other)."""
+    """The places of one run's queued jobs, taken by the blocking client's threads or by
+    the async client's tasks (a run uses one or the other)."""
 
     def __init__(self, size: int) -> None:
         self.size = size
@@ -51,28 +54,46 @@ class QueueAhead:
         self._places = threading.BoundedSemaphore(size)
         self._async_places: asyncio.BoundedSemaphore | None = None
 
-    @contextmanager
-    def place(self) -> Generator[bool, None, None]:
-        """Hold a place for a job created before a slot is free; False once the service
-        has refused one (the job is then created with a slot held)."""
+    def take(self) -> bool:
+        """Take a place for a job created before a slot is free, waiting for one; False,
+        nothing taken, once the service has refused one (the job is then created with a
+        slot held). A place taken is given back with `give_back`."""
         if self.refused:
-            yield False
-            return
-        with self._places:
-            yield not self.refused
+            return False
+        self._places.acquire()
+        return self._taken()
 
-    @asynccontextmanager
-    async def aplace(self) -> AsyncGenerator[bool, None]:
-        """`place`, for a task."""
+    async def atake(self) -> bool:
+        """`take`, for a task."""
         if self.refused:
-            yield False
-            return
+            return False
         if self._async_places is None:
             import asyncio
 
             self._async_places = asyncio.BoundedSemaphore(self.size)
-        async with self._async_places:
-            yield not self.refused
+        await self._async_places.acquire()
+        return self._taken()
+
+    def _taken(self) -> bool:
+        # Refused while this one waited: the place is of no use.
+        if self.refused:
+            self.give_back()
+            return False
+        return True
+
+    def give_back(self) -> None:
+        places = self._async_places if self._async_places is not None else self._places
+        places.release()
+
+    @contextmanager
+    def place(self) -> Generator[bool, None, None]:
+        """`take` a place for the block (a thread's): True when one was taken."""
+        placed = self.take()
+        try:
+            yield placed
+        finally:
+            if placed:
+                self.give_back()
 
     @property
     def places(self) -> int:
@@ -82,3 +103,16 @@ class QueueAhead:
     def refuse(self) -> None:
         """The service answered `upstream_full`: it does not queue jobs."""
         self.refused = True
+
+
+@dataclass(frozen=True)
+class TakePlace:
+    """The step that takes a place of `ahead` (see `QueueAhead.take`)."""
+
+    ahead: QueueAhead
+
+    def perform(self, runner: SyncRunner, held: ExitStack) -> bool:
+        return self.ahead.take()
+
+    async def aperform(self, runner: AsyncRunner, held: AsyncExitStack) -> bool:
+        return await self.ahead.atake()

@@ -9,18 +9,23 @@ from __future__ import annotations
 
 import contextlib
 import sys
-from collections.abc import AsyncGenerator, Awaitable, Callable, Generator, Iterable, Iterator
+from collections.abc import AsyncGenerator, Callable, Generator, Iterable, Iterator
 from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
 
-from .._clock import ServiceClock
+from .. import _endpoints
+from .._clock import Deadline, ServiceClock
 from .._errors import InvalidRequestError, LeadEnrichError
+from .._job_steps import enrich_and_wait, wait_job
+from .._polling import DEFAULT_JOB_TIMEOUT, Waiter
+from .._steps import Pause, Send, Steps, Written
 from .._validate import integer, seconds
 from .checkpoint import Checkpoint, Resume
 from .inputs import Item, read_items
+from .options import DEFAULT_CONCURRENCY, MaxCredits, Strategy
 from .plan import Plan, Task
-from .preview import MaxCredits, wants_auto
+from .preview import credits_left, wants_auto
 from .progress import ProgressOption, Reporter, reporter
 from .queue_ahead import QueueAhead, places_ahead
 from .results import BulkOutcome
@@ -30,39 +35,10 @@ if TYPE_CHECKING:
     import asyncio
     import os
 
-    from .._models import JobOut, LeadIn, LeadOut, LeadPage
+    from .._models import JobOut, LeadOut
+    from .._resources._link import AsyncLink, Link, SyncLink
 
-__all__ = ["AsyncService", "Batch", "Service", "Strategy", "aiterate", "iterate", "prepare"]
-
-Strategy = Literal["sync", "async"]
-"""`sync`: one blocking enrich request per lead. `async`: create a job, then poll it."""
-
-
-@dataclass(frozen=True)
-class Service:
-    """The calls the sync runner makes."""
-
-    enrich: Callable[[LeadIn, Callable[[str], None]], LeadOut]
-    """Enrich a lead; the callable it is given records a job id before the first poll."""
-    poll: Callable[[str], JobOut]
-    """Poll a job to its end."""
-    page: Callable[[int, int], LeadPage]
-    """One page of stored leads: (limit, skip)."""
-    credits_left: Callable[[], int | None]
-    """What the account can still spend (`max_credits="auto"`), None for no limit."""
-    clock: ServiceClock
-    """The client's clock: the run's waits count the service's seconds on it."""
-
-
-@dataclass(frozen=True)
-class AsyncService:
-    """The calls the async runner awaits; see Service."""
-
-    enrich: Callable[[LeadIn, Callable[[str], Awaitable[None]]], Awaitable[LeadOut]]
-    poll: Callable[[str], Awaitable[JobOut]]
-    page: Callable[[int, int], Awaitable[LeadPage]]
-    credits_left: Callable[[], Awaitable[int | None]]
-    clock: ServiceClock
+__all__ = ["Batch", "aiterate", "iterate", "prepare"]
 
 
 @dataclass(frozen=True)
@@ -75,6 +51,7 @@ class Batch:
     concurrency: int
     progress: ProgressOption
     strategy: Strategy
+    poll_interval: float | None = None
     ahead: QueueAhead | None = None
     """The jobs the async strategy keeps queued at the service beyond `concurrency`."""
 
@@ -94,15 +71,16 @@ class Batch:
 def prepare(
     leads: Any,
     *,
-    concurrency: int,
-    max_credits: MaxCredits,
-    checkpoint: str | os.PathLike[str] | None,
-    progress: ProgressOption,
-    strategy: str,
-    poll_interval: float | None,
+    concurrency: int = DEFAULT_CONCURRENCY,
+    max_credits: MaxCredits = None,
+    checkpoint: str | os.PathLike[str] | None = None,
+    progress: ProgressOption = None,
+    strategy: str = "sync",
+    poll_interval: float | None = None,
     client_slots: int | None = None,
 ) -> Batch:
-    """Validate the options and the input: nothing is read from disk or sent yet.
+    """Validate the options (those of `BulkOptions`, with their defaults) and the input:
+    nothing is read from disk or sent yet.
 
     `client_slots`: the enrichments the client runs at once (None: no limit of its own).
     """
@@ -118,7 +96,48 @@ def prepare(
     chosen: Strategy = "async" if strategy == "async" else "sync"
     ahead = places_ahead(chosen, concurrency, client_slots)
     queue = QueueAhead(ahead) if ahead else None
-    return Batch(items, store, max_credits, concurrency, progress, chosen, queue)
+    return Batch(items, store, max_credits, concurrency, progress, chosen, poll_interval, queue)
+
+
+def _calls(batch: Batch, plan: Plan, link: Link) -> dict[str, Callable[..., Steps[Any]]]:
+    """What each effect of a task's work (steps.py) asks of the client, as steps."""
+
+    def enrich(item: Item) -> Steps[LeadOut]:
+        assert item.lead is not None
+        if batch.strategy == "sync":
+            lead: LeadOut = yield Send(_endpoints.enrich_sync(item.lead))
+            return lead
+        waiter: Waiter[JobOut] = Waiter(
+            "enrichment job", Deadline(DEFAULT_JOB_TIMEOUT, link.clock), batch.poll_interval, None
+        )
+
+        def created(job_id: str) -> Future[None] | None:
+            return plan.job_created(item, job_id)
+
+        return (yield from enrich_and_wait(link, _endpoints.enrich(item.lead), waiter, created, batch.ahead))
+
+    def poll(job_id: str) -> Steps[JobOut]:
+        return wait_job(link, job_id, batch.poll_interval)
+
+    def page(limit: int, skip: int) -> Steps[Any]:
+        return (yield Send(_endpoints.list_leads(limit, skip)))
+
+    def pause(seconds: float) -> Steps[None]:
+        for step in plan.pause(seconds):
+            yield Pause(step)
+
+    def written(line: Future[None] | None) -> Steps[None]:
+        if line is not None:
+            yield Written(line)
+
+    return {"enrich": enrich, "poll": poll, "page": page, "pause": pause, "written": written}
+
+
+def _budget(batch: Batch) -> Steps[int | None]:
+    """The credits a run may spend: what the account has left, for `max_credits="auto"`."""
+    if batch.max_credits != "auto":
+        return batch.max_credits
+    return credits_left((yield Send(_endpoints.usage())))
 
 
 def _count(number: int, noun: str) -> str:
@@ -136,51 +155,32 @@ def _notice(message: str) -> None:
         print(f"leadenrich: {message}", file=sys.stderr)
 
 
-def _written(line: Future[None] | None) -> None:
-    if line is not None:
-        line.result()
-
-
-def iterate(batch: Batch, service: Service) -> Generator[BulkOutcome, None, None]:
+def iterate(batch: Batch, link: SyncLink) -> Generator[BulkOutcome, None, None]:
     """Run the plan on a thread pool, yielding outcomes as they settle."""
     store = batch.checkpoint
     try:
-        budget = service.credits_left() if batch.max_credits == "auto" else batch.max_credits
-        plan = batch.plan(store.load() if store is not None else Resume(), service.clock, budget)
+        plan = batch.plan(
+            store.load() if store is not None else Resume(), link.clock, link.run(_budget(batch))
+        )
         report = reporter(batch.progress, plan.total)
     except BaseException:
         if store is not None:
             store.close()
         raise
-
-    def enrich(item: Item) -> LeadOut:
-        assert item.lead is not None
-        return service.enrich(item.lead, lambda job_id: _written(plan.job_created(item, job_id)))
-
-    def pause(seconds: float) -> None:
-        for step in plan.pause(seconds):
-            service.clock.sleep(step)
-
-    perform: dict[str, Callable[..., Any]] = {
-        "enrich": enrich,
-        "poll": service.poll,
-        "page": service.page,
-        "pause": pause,
-        "written": _written,
-    }
+    calls = _calls(batch, plan, link)
 
     def execute(task: Task) -> list[BulkOutcome]:
         driver = Driver(plan, task)
         while (effect := driver.next()) is not None:
             try:
-                driver.reply(perform[effect.name](*effect.args))
+                driver.reply(link.run(calls[effect.name](*effect.args)))
             except LeadEnrichError as exc:
                 driver.fail(exc)
         return driver.outcomes
 
     try:
         yield from _emit(report, plan.ready)
-        yield from _pool(plan, execute, batch, report, service.clock)
+        yield from _pool(plan, execute, batch, report, link.clock)
     finally:
         report.close()
         if store is not None:
@@ -235,7 +235,7 @@ def _pool(
         pool.shutdown(wait=not abandoning, cancel_futures=True)
 
 
-async def aiterate(batch: Batch, service: AsyncService) -> AsyncGenerator[BulkOutcome, None]:
+async def aiterate(batch: Batch, link: AsyncLink) -> AsyncGenerator[BulkOutcome, None]:
     """Run the plan as asyncio tasks, yielding outcomes as they settle.
 
     The checkpoint is read and written on threads: the event loop never waits for the disk.
@@ -244,41 +244,22 @@ async def aiterate(batch: Batch, service: AsyncService) -> AsyncGenerator[BulkOu
 
     store = batch.checkpoint
     try:
-        budget = await service.credits_left() if batch.max_credits == "auto" else batch.max_credits
+        budget = await link.run(_budget(batch))
         plan = batch.plan(
-            await asyncio.to_thread(store.load) if store is not None else Resume(), service.clock, budget
+            await asyncio.to_thread(store.load) if store is not None else Resume(), link.clock, budget
         )
         report = reporter(batch.progress, plan.total)
     except BaseException:
         if store is not None:
             await asyncio.to_thread(store.close)
         raise
-
-    async def written(line: Future[None] | None) -> None:
-        if line is not None:
-            await asyncio.wrap_future(line)
-
-    async def enrich(item: Item) -> LeadOut:
-        assert item.lead is not None
-        return await service.enrich(item.lead, lambda job_id: written(plan.job_created(item, job_id)))
-
-    async def pause(seconds: float) -> None:
-        for step in plan.pause(seconds):
-            await service.clock.asleep(step)
-
-    perform: dict[str, Callable[..., Awaitable[Any]]] = {
-        "enrich": enrich,
-        "poll": service.poll,
-        "page": service.page,
-        "pause": pause,
-        "written": written,
-    }
+    calls = _calls(batch, plan, link)
 
     async def execute(task: Task) -> list[BulkOutcome]:
         driver = Driver(plan, task)
         while (effect := driver.next()) is not None:
             try:
-                driver.reply(await perform[effect.name](*effect.args))
+                driver.reply(await link.run(calls[effect.name](*effect.args)))
             except LeadEnrichError as exc:
                 driver.fail(exc)
         return driver.outcomes
@@ -296,10 +277,10 @@ async def aiterate(batch: Batch, service: AsyncService) -> AsyncGenerator[BulkOu
             if not running and idle is None:
                 break
             if not running:
-                await service.clock.asleep(idle or 0.0)
+                await link.clock.asleep(idle or 0.0)
                 continue
             timeout = idle if len(running) < batch.tasks else None
-            real = service.clock.real_seconds(timeout) if timeout is not None else None
+            real = link.clock.real_seconds(timeout) if timeout is not None else None
             done, running = await asyncio.wait(running, timeout=real, return_when=asyncio.FIRST_COMPLETED)
             for finished in done:
                 for outcome in _emit(report, finished.result()):

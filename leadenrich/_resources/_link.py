@@ -7,13 +7,14 @@ namespaces one link, and a method that sends several requests gives the link its
 
 from __future__ import annotations
 
+from contextlib import AsyncExitStack, ExitStack
 from dataclasses import dataclass
 from typing import Generic, TypeVar
 
 from .._clock import ServiceClock
 from .._polling import JobDurations
-from .._steps import Send, Stepper, Steps
-from ._protocols import AsyncRawSend, AsyncSend, SyncRawSend, SyncSend
+from .._steps import Stepper, Steps
+from ._protocols import AsyncRawRequest, AsyncRequest, AsyncSlot, SyncRawRequest, SyncRequest, SyncSlot
 
 __all__ = ["AsyncLink", "Link", "Namespace", "SyncLink"]
 
@@ -27,26 +28,31 @@ class Link:
     clock: ServiceClock
     durations: JobDurations
     """The job durations learnt, shared by every wait on the client."""
+    slots: int | None
+    """How many enrichments the client's slots let run at once (None: no limit)."""
 
 
 @dataclass(frozen=True)
 class SyncLink(Link):
     """A blocking client's request path."""
 
-    request: SyncSend
-    request_raw: SyncRawSend
+    request: SyncRequest
+    request_raw: SyncRawRequest
+    slot: SyncSlot
 
     def run(self, steps: Steps[T]) -> T:
         """Perform `steps` and return what they end in."""
         stepper = Stepper(steps)
-        while (step := stepper.next()) is not None:
-            if not isinstance(step, Send):
-                self.clock.sleep(step)
-                continue
+        with ExitStack() as held:
             try:
-                stepper.reply(self.request(step.call, step.deadline))
-            except Exception as exc:
-                stepper.fail(exc)
+                while (step := stepper.next()) is not None:
+                    try:
+                        stepper.reply(step.perform(self, held))
+                    except Exception as exc:
+                        stepper.fail(exc)
+            finally:
+                # Steps left half-way (an interrupt, a cancellation) end before their slot.
+                stepper.close()
         return stepper.result
 
 
@@ -54,20 +60,23 @@ class SyncLink(Link):
 class AsyncLink(Link):
     """An asyncio client's request path."""
 
-    request: AsyncSend
-    request_raw: AsyncRawSend
+    request: AsyncRequest
+    request_raw: AsyncRawRequest
+    slot: AsyncSlot
 
     async def run(self, steps: Steps[T]) -> T:
         """Perform `steps` and return what they end in; cancellable at every step."""
         stepper = Stepper(steps)
-        while (step := stepper.next()) is not None:
-            if not isinstance(step, Send):
-                await self.clock.asleep(step)
-                continue
+        async with AsyncExitStack() as held:
             try:
-                stepper.reply(await self.request(step.call, step.deadline))
-            except Exception as exc:
-                stepper.fail(exc)
+                while (step := stepper.next()) is not None:
+                    try:
+                        stepper.reply(await step.aperform(self, held))
+                    except Exception as exc:
+                        stepper.fail(exc)
+            finally:
+                # Steps left half-way (an interrupt, a cancellation) end before their slot.
+                stepper.close()
         return stepper.result
 
 

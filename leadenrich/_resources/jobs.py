@@ -11,7 +11,7 @@ from .._clock import Deadline
 from .._endpoints import per_call
 from .._polling import DEFAULT_JOB_TIMEOUT, Waiter, poll
 from .._response import APIResponse
-from .._steps import Steps
+from .._steps import Pause, Steps
 from .._types import ExtraHeaders, ExtraQuery, RequestTimeout
 from ._link import AsyncLink, Link, Namespace, SyncLink
 
@@ -96,7 +96,10 @@ def _wait(
     deadline = Deadline(timeout, link.clock)
     waiter: Waiter[JobOut] = Waiter(f"enrichment job {job_id}", deadline, poll_interval, on_progress)
     waiter.follow(link.durations, job_id)
-    return poll(waiter, per_call(_endpoints.get_job(job_id), None, extra_headers, extra_query))
+    call = per_call(_endpoints.get_job(job_id), None, extra_headers, extra_query)
+    if (early := waiter.until_first_poll()) > 0:
+        yield Pause(early)
+    return (yield from poll(waiter, call))
 
 
 class JobsWithRawResponse(Namespace[SyncLink]):

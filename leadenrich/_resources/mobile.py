@@ -13,7 +13,7 @@ from .._clock import Deadline, ServiceClock
 from .._endpoints import per_call, with_extras
 from .._polling import DEFAULT_LOOKUP_TIMEOUT, Waiter, poll
 from .._response import APIResponse
-from .._steps import Send, Steps
+from .._steps import Pause, Send, Steps
 from .._types import ExtraHeaders, ExtraQuery, PersonQuery, RequestTimeout
 from ._link import AsyncLink, Link, Namespace, SyncLink
 
@@ -157,7 +157,7 @@ def _find_and_wait(
     if waiter.observe(pending):
         return pending
     # The lookup was pending a moment ago: polling at once would only spend a request.
-    yield waiter.next_delay()
+    yield Pause(waiter.next_delay())
     return (yield from poll(waiter, with_extras(_endpoints.get_mobile(pending.lookup_id), find.extras)))
 
 
