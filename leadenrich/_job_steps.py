@@ -12,7 +12,6 @@ from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from . import _endpoints, _lazy_models
-from ._bulk.queue_ahead import QueueAhead, TakePlace
 from ._clock import Deadline
 from ._endpoints import Call, with_extras
 from ._errors import RateLimitError
@@ -21,6 +20,7 @@ from ._resources._link import Link
 from ._steps import Hold, Pause, Send, Steps, Written
 
 if TYPE_CHECKING:
+    from ._bulk.queue_ahead import QueueAhead
     from ._models import EnrichJobCreated, JobOut, LeadOut
 
 __all__ = ["OnCreated", "enrich_and_wait", "wait_job"]
@@ -77,6 +77,8 @@ def _create_ahead(
 ) -> Steps[EnrichJobCreated | None]:
     """Create the job before one of the client's slots is free, then wait for one
     (queue_ahead.py); None, nothing created, when the service does not queue jobs."""
+    from ._bulk.queue_ahead import TakePlace  # a bulk run's: loaded with the runner
+
     if not (yield TakePlace(ahead)):
         return None
     try:

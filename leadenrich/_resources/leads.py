@@ -15,7 +15,6 @@ from typing_extensions import Unpack
 from .. import _endpoints
 from .._bulk.iteration import AsyncBulkIterator, AsyncOpenIterations, OpenIterations
 from .._bulk.options import DEFAULT_MAX_STORED, BulkOptions
-from .._bulk.queue_ahead import QueueAhead
 from .._bulk.results import BulkOutcome, BulkResult
 from .._bulk.scan_progress import ScanProgress
 from .._clock import Deadline
@@ -30,6 +29,7 @@ from ._link import AsyncLink, Link, Namespace, SyncLink
 
 if TYPE_CHECKING:
     from .._bulk.preview import BulkPreview
+    from .._bulk.queue_ahead import QueueAhead
     from .._models import EnrichJobCreated, JobOut, LeadDeleted, LeadOut, LeadPage
 
 __all__ = ["AsyncLeads", "AsyncLeadsWithRawResponse", "Leads", "LeadsWithRawResponse"]
