@@ -283,10 +283,12 @@ class _BaseClient(Generic[_HttpClient]):
     def __repr__(self) -> str:
         return f"{type(self).__name__}(base_url={self.base_url!r}, max_retries={self.max_retries})"
 
-    @property
-    def _slot_count(self) -> int | None:
-        """The enrichments the client's slots let run at once; None without pacing."""
-        return self._pacer.limits.concurrent_enrichments if self._pacer is not None else None
+    def _link_state(self) -> tuple[ServiceClock, JobDurations, int | None]:
+        """What a namespace's link reads of its client, sync or async alike: the clock, the
+        job durations, and how many enrichments the client's slots let run at once (None
+        without pacing)."""
+        slots = self._pacer.limits.concurrent_enrichments if self._pacer is not None else None
+        return self._options.clock, self._durations, slots
 
     def _pace_delay(self, call: Call[Any], deadline: Deadline | None) -> float:
         if self._pacer is None or call.bucket is None:

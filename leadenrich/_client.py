@@ -78,14 +78,7 @@ class LeadEnrich(SyncAPIClient):
 
     @cached_property
     def _link(self) -> SyncLink:
-        return SyncLink(
-            self.clock,
-            self._durations,
-            self._slot_count,
-            self._request,
-            self._request_raw,
-            self._enrichment_slot,
-        )
+        return SyncLink(*self._link_state(), self._request, self._request_raw, self._enrichment_slot)
 
     @cached_property
     def with_raw_response(self) -> LeadEnrichWithRawResponse:
@@ -176,14 +169,7 @@ class AsyncLeadEnrich(AsyncAPIClient):
 
     @cached_property
     def _link(self) -> AsyncLink:
-        return AsyncLink(
-            self.clock,
-            self._durations,
-            self._slot_count,
-            self._request,
-            self._request_raw,
-            self._enrichment_slot,
-        )
+        return AsyncLink(*self._link_state(), self._request, self._request_raw, self._enrichment_slot)
 
     @cached_property
     def with_raw_response(self) -> AsyncLeadEnrichWithRawResponse:

@@ -149,18 +149,8 @@ class Leads(Namespace[SyncLink]):
         extra_headers: ExtraHeaders = None,
         extra_query: ExtraQuery = None,
     ) -> LeadOut:
-        job = _job(
-            self._link,
-            lead,
-            timeout,
-            poll_interval,
-            on_progress,
-            on_created,
-            ahead,
-            extra_headers,
-            extra_query,
-        )
-        return self._link.run(job)
+        waiter = _waiter(self._link, timeout, poll_interval, on_progress)
+        return self._link.run(_job(self._link, lead, waiter, on_created, ahead, extra_headers, extra_query))
 
     def enrich_iter(self, leads: BulkInput, **options: Unpack[BulkOptions]) -> Iterator[BulkOutcome]:
         """Enrich many leads, yielding each lead's outcome as it completes.
@@ -342,21 +332,22 @@ def _noted(link: Link, created: EnrichJobCreated) -> EnrichJobCreated:
     return created
 
 
+def _waiter(
+    link: Link, timeout: float, poll_interval: float | None, on_progress: Callable[[JobOut], object] | None
+) -> Waiter[JobOut]:
+    return Waiter("enrichment job", Deadline(timeout, link.clock), poll_interval, on_progress)
+
+
 def _job(
     link: Link,
     lead: LeadLike,
-    timeout: float,
-    poll_interval: float | None,
-    on_progress: Callable[[JobOut], object] | None,
+    waiter: Waiter[JobOut],
     on_created: OnCreated | None,
     ahead: QueueAhead | None,
     extra_headers: ExtraHeaders,
     extra_query: ExtraQuery,
 ) -> Steps[LeadOut]:
     """What `enrich_and_wait` does, written once for both clients."""
-    waiter: Waiter[JobOut] = Waiter(
-        "enrichment job", Deadline(timeout, link.clock), poll_interval, on_progress
-    )
     call = per_call(_endpoints.enrich(lead), None, extra_headers, extra_query)
     return enrich_and_wait(link, call, waiter, on_created, ahead)
 
@@ -562,18 +553,10 @@ class AsyncLeads(Namespace[AsyncLink]):
         extra_headers: ExtraHeaders = None,
         extra_query: ExtraQuery = None,
     ) -> LeadOut:
-        job = _job(
-            self._link,
-            lead,
-            timeout,
-            poll_interval,
-            on_progress,
-            on_created,
-            ahead,
-            extra_headers,
-            extra_query,
+        waiter = _waiter(self._link, timeout, poll_interval, on_progress)
+        return await self._link.run(
+            _job(self._link, lead, waiter, on_created, ahead, extra_headers, extra_query)
         )
-        return await self._link.run(job)
 
     def enrich_iter(self, leads: BulkInput, **options: Unpack[BulkOptions]) -> AsyncBulkIterator:
         """Enrich many leads, yielding outcomes as they complete; see [`Leads.enrich_many`][leadenrich._resources.leads.Leads.enrich_many].
