@@ -63,6 +63,7 @@ BULK = (
     "leadenrich._bulk.plan",
     "leadenrich._bulk.preview",
     "leadenrich._bulk.checkpoint",
+    "leadenrich._bulk.results",
 )
 
 

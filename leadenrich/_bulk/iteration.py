@@ -14,15 +14,19 @@ import contextlib
 import weakref
 from collections.abc import AsyncGenerator, AsyncIterator, Generator, Iterator
 from types import TracebackType
+from typing import TYPE_CHECKING
 
 from typing_extensions import Self
 
-from .results import BulkOutcome
+if TYPE_CHECKING:
+    # A client makes its registry of open runs when it is made: the results stay unloaded
+    # until a bulk run needs them.
+    from .results import BulkOutcome
 
 __all__ = ["AsyncBulkIterator", "AsyncOpenIterations", "OpenIterations"]
 
 
-class AsyncBulkIterator(AsyncIterator[BulkOutcome]):
+class AsyncBulkIterator(AsyncIterator["BulkOutcome"]):
     """The outcomes of an async bulk run, as they settle (`AsyncLeads.enrich_iter`).
 
     Leaving the iteration early (`break`, an exception, a cancelled task) starts no new

@@ -5,13 +5,15 @@ from __future__ import annotations
 import sys
 from collections.abc import Callable
 from importlib import import_module
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol, Union
 
-from .results import BulkOutcome
+if TYPE_CHECKING:
+    from .results import BulkOutcome
 
 __all__ = ["ProgressOption", "Reporter", "interactive", "reporter"]
 
-ProgressOption = bool | Callable[[BulkOutcome], object] | None
+# Union, not `|`: BulkOutcome is loaded with the bulk runner, not by the clients' import.
+ProgressOption = Union[bool, Callable[["BulkOutcome"], object], None]  # noqa: UP007
 """None: a bar when interactive and tqdm is installed; True: always a bar; False: none;
 a callable: called with each outcome as it completes."""
 

@@ -15,7 +15,6 @@ from typing_extensions import Unpack
 from .. import _endpoints
 from .._bulk.iteration import AsyncBulkIterator, AsyncOpenIterations, OpenIterations
 from .._bulk.options import DEFAULT_MAX_STORED, BulkOptions
-from .._bulk.results import BulkOutcome, BulkResult
 from .._bulk.scan_progress import ScanProgress
 from .._clock import Deadline
 from .._endpoints import Extras, LeadLike, make_extras, per_call, with_extras
@@ -30,6 +29,7 @@ from ._link import AsyncLink, Link, Namespace, SyncLink
 if TYPE_CHECKING:
     from .._bulk.preview import BulkPreview
     from .._bulk.queue_ahead import QueueAhead
+    from .._bulk.results import BulkOutcome, BulkResult
     from .._models import EnrichJobCreated, JobOut, LeadDeleted, LeadOut, LeadPage
 
 __all__ = ["AsyncLeads", "AsyncLeadsWithRawResponse", "Leads", "LeadsWithRawResponse"]
@@ -194,6 +194,8 @@ class Leads(Namespace[SyncLink]):
             >>> result.succeeded, result.credits_spent  # doctest: +SKIP
             (2, 2)
         """
+        from .._bulk.results import BulkResult
+
         return BulkResult(list(self.enrich_iter(leads, **options)))
 
     def preview_many(
@@ -586,6 +588,8 @@ class AsyncLeads(Namespace[AsyncLink]):
         Examples:
             >>> result = await client.leads.enrich_many(rows, checkpoint="leads.jsonl")  # doctest: +SKIP
         """
+        from .._bulk.results import BulkResult
+
         return BulkResult([outcome async for outcome in self.enrich_iter(leads, **options)])
 
     async def preview_many(
