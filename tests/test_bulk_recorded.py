@@ -91,8 +91,9 @@ def events(path: Path, event: str) -> list[dict[str, Any]]:
 async def test_a_job_outliving_the_wait_is_polled_on_resume_not_sent_again(kind: str, tmp_path: Path) -> None:
     path = tmp_path / "run.jsonl"
     leads = rows(2)
-    # Jobs of 2000 API seconds outlive the wait of 300 s and the two polls of 300 s after it.
-    with FakeServer(time_scale=SCALE, enrichment_seconds=(2000.0, 2000.0)) as server:
+    # Jobs of 2000 API seconds outlive the wait of 300 s and the two polls of 300 s after it,
+    # by 1.1 real seconds at twice the module's speed: the last poll is never that late.
+    with FakeServer(time_scale=SCALE / 2, enrichment_seconds=(2000.0, 2000.0)) as server:
         client = make_client(kind, server)
         first: BulkResult = await call(
             client.leads.enrich_many(leads, strategy="async", checkpoint=path, progress=False)
@@ -352,7 +353,8 @@ async def test_a_checkpoint_failing_mid_run_finishes_the_leads_in_flight(
 
 @pytest.mark.parametrize("order", ["newest_first", "oldest_first"])
 async def test_a_lost_answer_is_found_whatever_the_listing_order(kind: str, order: str) -> None:
-    with FakeServer(time_scale=SCALE, list_order=order) as server:
+    # Enrichments of 1 API second: the 250 leads made first are only the listing to page.
+    with FakeServer(time_scale=SCALE, list_order=order, enrichment_seconds=(1.0, 1.0)) as server:
         client = make_client(kind, server)
         # 250 older leads: more than two pages of 100, and more than 1.0's in-run scan.
         earlier: BulkResult = await call(client.leads.enrich_many(rows(250, "Old"), progress=False))
