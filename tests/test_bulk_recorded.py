@@ -353,8 +353,10 @@ async def test_a_checkpoint_failing_mid_run_finishes_the_leads_in_flight(
 
 @pytest.mark.parametrize("order", ["newest_first", "oldest_first"])
 async def test_a_lost_answer_is_found_whatever_the_listing_order(kind: str, order: str) -> None:
-    # Enrichments of 1 API second: the 250 leads made first are only the listing to page.
-    with FakeServer(time_scale=SCALE, list_order=order, enrichment_seconds=(1.0, 1.0)) as server:
+    # The 250 leads made first are only a listing to page: enrichments of 10 API seconds, as
+    # short as keeps five at a time at half the key's 60 requests a minute (at 1 s, the
+    # pacer runs at the limit, and a request delivered late meets a 429).
+    with FakeServer(time_scale=SCALE, list_order=order, enrichment_seconds=(10.0, 10.0)) as server:
         client = make_client(kind, server)
         # 250 older leads: more than two pages of 100, and more than 1.0's in-run scan.
         earlier: BulkResult = await call(client.leads.enrich_many(rows(250, "Old"), progress=False))
