@@ -173,7 +173,10 @@ async def test_unknown_fields_are_refused_before_sending(
 async def test_two_leads_with_one_email_at_once(
     kind: str, make_client: MakeClient, make_server: MakeServer, value: str
 ) -> None:
-    server = make_server(same_email_in_flight=value)
+    # Enrichments of 100 API seconds (0.5 s): the two are in flight together however late
+    # the second starts. At QUICK's 20-40 ms, a busy machine started it once the first was
+    # stored, and it was deduped against that.
+    server = make_server(same_email_in_flight=value, enrichment_seconds=(100.0, 100.0))
     client = make_client(server)
     leads = [
         {"company": "Acme", "domain": domain, "email": "ada@acme.com"} for domain in ("acme.com", "acme.io")
