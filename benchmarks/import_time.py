@@ -6,27 +6,38 @@ median of many interpreters, in CPU time (the machine may be busy with other wor
 wall-clock time would count). Also checks that importing leadenrich pulls in none of the
 optional heavy packages.
 
-Models build their validators on first use, so what an import saves a first call could
-pay back: the first and second `enrich_sync` (answered in-process by an httpx mock
-transport, so the figure is the SDK's own work) are timed in fresh interpreters too.
-The floor is what pydantic itself costs for any model (`from pydantic import BaseModel`
-imports its schema machinery lazily, so the first model class pays for it).
+Models are imported, and build their validators, on first use, so what an import saves
+a first call could pay back: the first and second `enrich_sync` (answered in-process by
+an httpx mock transport, so the figure is the SDK's own work) are timed in fresh
+interpreters too. The floor is what pydantic itself costs for any model (`from pydantic
+import BaseModel` imports its schema machinery lazily, so the first model class pays).
 
-    python benchmarks/import_time.py [--runs 21]
+`--baseline REV` times the same import and first call of another version (a git
+revision, such as the release of 1.0.0), in interpreters interleaved with this tree's,
+and prints what the import saves next to what the first call costs more.
+
+    python benchmarks/import_time.py [--runs 21] [--baseline REV]
 """
 
 from __future__ import annotations
 
 import argparse
+import io
 import os
-import statistics
 import subprocess
 import sys
+import tarfile
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+from statistics import median
 
+ROOT = Path(__file__).resolve().parent.parent
 DEPENDENCIES = "import httpx, pydantic, tenacity"
+CLIENT = "from leadenrich import LeadEnrich"
 STATEMENTS = {
     "import leadenrich": "import leadenrich",
-    "from leadenrich import LeadEnrich": "from leadenrich import LeadEnrich",
+    CLIENT: CLIENT,
     # For scale: what any pydantic model costs, since `import pydantic` alone is lazy.
     "reference: one pydantic model": "from pydantic import BaseModel\nclass M(BaseModel):\n    x: int",
     # The floor of any SDK whose models are classes at import: pydantic's machinery for a
@@ -40,20 +51,29 @@ STATEMENTS = {
 }
 HEAVY = ("fastapi", "uvicorn", "starlette", "pandas", "tqdm")
 
+# Times the client's import, the first and the second enrich_sync, and the whole script up
+# to the first answer. With the dependencies imported first, the first two are "on top of
+# them" as the import figures above are; from a bare interpreter, the script's time is
+# what a user who makes one call waits for.
 FIRST_CALL = """
-import json, time
+import time
+t0 = time.process_time()
+{deps}
+import json
 import httpx
+t1 = time.process_time()
 from leadenrich import LeadEnrich
+t2 = time.process_time()
 body = json.dumps({lead!r}).encode()
 transport = httpx.MockTransport(lambda request: httpx.Response(200, content=body))
 client = LeadEnrich(api_key="le_live_benchmark", base_url="https://api.test", http_client=httpx.Client(transport=transport))
 lead = {{"company": "Acme", "domain": "acme.com"}}
-t0 = time.process_time()
+t3 = time.process_time()
 client.leads.enrich_sync(lead)
-t1 = time.process_time()
+t4 = time.process_time()
 client.leads.enrich_sync(lead)
-t2 = time.process_time()
-print((t1 - t0) * 1000, (t2 - t1) * 1000)
+t5 = time.process_time()
+print((t2 - t1) * 1000, (t4 - t3) * 1000, (t5 - t4) * 1000, (t4 - t0) * 1000)
 """
 LEAD = {
     "id": "ld_1",
@@ -102,21 +122,35 @@ print((t1 - t0) * 1000, (t2 - t1) * 1000)
 ENV = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
 
 
-def python(code: str) -> str:
+def python(code: str, source: Path = ROOT) -> str:
+    # Run from the source tree: `-c` puts the working directory first on sys.path, so
+    # that tree's leadenrich is the one imported.
     return subprocess.run(
-        [sys.executable, "-c", code], capture_output=True, text=True, check=True, env=ENV
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True, env=ENV, cwd=source
     ).stdout
 
 
-def probe(statement: str) -> tuple[float, float]:
-    out = python(PROBE.format(deps=DEPENDENCIES, statement=statement))
+def probe(statement: str, source: Path = ROOT) -> tuple[float, float]:
+    out = python(PROBE.format(deps=DEPENDENCIES, statement=statement), source)
     deps, added = out.split()
     return float(deps), float(added)
 
 
-def first_call() -> tuple[float, float]:
-    first, second = python(FIRST_CALL.format(lead=LEAD)).split()
-    return float(first), float(second)
+@dataclass
+class Script:
+    """What FIRST_CALL measured, in ms, each a list over the runs."""
+
+    imports: list[float] = field(default_factory=list[float])
+    first: list[float] = field(default_factory=list[float])
+    second: list[float] = field(default_factory=list[float])
+    total: list[float] = field(default_factory=list[float])
+
+    def run(self, deps: str, source: Path) -> None:
+        out = python(FIRST_CALL.format(deps=deps, lead=LEAD), source)
+        for samples, value in zip(
+            (self.imports, self.first, self.second, self.total), out.split(), strict=True
+        ):
+            samples.append(float(value))
 
 
 def heavy_modules() -> list[str]:
@@ -124,28 +158,68 @@ def heavy_modules() -> list[str]:
     return python(code).split()
 
 
+def checkout(revision: str, into: Path) -> Path:
+    """The `leadenrich` package as it was at `revision`, unpacked under `into`."""
+    archive = subprocess.run(
+        ["git", "archive", revision, "leadenrich"], capture_output=True, check=True, cwd=ROOT
+    ).stdout
+    with tarfile.open(fileobj=io.BytesIO(archive)) as tar:
+        tar.extractall(into, filter="data")
+    return into
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--runs", type=int, default=21)
+    parser.add_argument("--baseline", metavar="REV", help="a git revision to compare with")
     args = parser.parse_args()
-    python("import leadenrich._cli, leadenrich._client")  # writes the .pyc files, once
-    samples: dict[str, list[float]] = {label: [] for label in STATEMENTS}
-    deps: list[float] = []
-    calls: list[tuple[float, float]] = []
-    for _ in range(args.runs):
-        for label, statement in STATEMENTS.items():
-            base, added = probe(statement)
-            deps.append(base)
-            samples[label].append(added)
-        calls.append(first_call())
-    print(f"{DEPENDENCIES!r}: {statistics.median(deps):.1f} ms (median of {len(deps)})")
+    with tempfile.TemporaryDirectory() as scratch:
+        baseline = checkout(args.baseline, Path(scratch)) if args.baseline else None
+        sources = [ROOT] if baseline is None else [ROOT, baseline]
+        for source in sources:
+            python("import leadenrich._cli, leadenrich._client", source)  # writes the .pyc files, once
+        samples: dict[str, list[float]] = {label: [] for label in STATEMENTS}
+        deps: list[float] = []
+        # Per source: the script on top of the dependencies, and from a bare interpreter.
+        over = {source: Script() for source in sources}
+        bare = {source: Script() for source in sources}
+        for _ in range(args.runs):
+            for label, statement in STATEMENTS.items():
+                base, added = probe(statement)
+                deps.append(base)
+                samples[label].append(added)
+            for source in sources:
+                over[source].run(DEPENDENCIES, source)
+                if baseline is not None:
+                    bare[source].run("", source)
+    print(f"{DEPENDENCIES!r}: {median(deps):.1f} ms (median of {len(deps)})")
     for label, values in samples.items():
-        print(f"{label}: +{statistics.median(values):.1f} ms on top (budget +30 ms)")
-    first = statistics.median(call[0] for call in calls)
-    second = statistics.median(call[1] for call in calls)
-    print(f"first enrich_sync (validators built): {first:.1f} ms; the second: {second:.1f} ms")
+        budget = " (budget +30 ms)" if label == CLIENT else ""
+        print(f"{label}: +{median(values):.1f} ms on top{budget}")
+    now = over[ROOT]
+    print(
+        f"first enrich_sync (models imported, validators built): {median(now.first):.1f} ms; "
+        f"the second: {median(now.second):.1f} ms"
+    )
     heavy = heavy_modules()
     print("optional packages imported:", ", ".join(heavy) if heavy else "none")
+    if baseline is not None:
+        then = over[baseline]
+        saved = median(then.imports) - median(now.imports)
+        extra = median(now.first) - median(then.first)
+        print(f"against {args.baseline}, on top of the dependencies:")
+        print(
+            f"  {CLIENT}: +{median(then.imports):.1f} ms then, +{median(now.imports):.1f} ms now: {saved:.1f} ms saved"
+        )
+        print(
+            f"  first enrich_sync: {median(then.first):.1f} ms then, {median(now.first):.1f} ms now: {extra:+.1f} ms"
+        )
+        print(f"  the import and the first call together: {saved - extra:.1f} ms saved")
+        total_then, total_now = median(bare[baseline].total), median(bare[ROOT].total)
+        print(
+            f"a script up to its first answer, from a bare interpreter: {total_then:.1f} ms then, "
+            f"{total_now:.1f} ms now: {total_then - total_now:.1f} ms saved"
+        )
 
 
 if __name__ == "__main__":

@@ -6,80 +6,82 @@ and the command line; type checkers and editors see ordinary imports.
 
 from __future__ import annotations
 
-from importlib import import_module
 from typing import TYPE_CHECKING, Any
 
-from ._version import __version__
+from ._lazy import load
+from ._version import __version__ as __version__
 
 if TYPE_CHECKING:
-    from ._bulk.iteration import AsyncBulkIterator
-    from ._bulk.preview import BulkPreview, PreviewRow
-    from ._bulk.results import BulkOutcome, BulkResult
-    from ._client import (
-        AsyncLeadEnrich,
-        LeadEnrich,
-    )
-    from ._clock import ServiceClock
-    from ._config import ClientSettings
-    from ._errors import (
-        APIConnectionError,
-        APIResponseValidationError,
-        APIStatusError,
-        APITimeoutError,
-        AuthenticationError,
-        InternalServerError,
-        InvalidRequestError,
-        JobFailedError,
-        LeadEnrichError,
-        NotFoundError,
-        PermissionDeniedError,
-        PollTimeoutError,
-        QuotaExceededError,
-        RateLimitError,
-        UnprocessableEntityError,
-    )
-    from ._models import (
-        ApiCalls,
-        BuyingCommitteeMember,
-        CompanyOverview,
-        EmailFindIn,
-        EmailFindOut,
-        EngagementPlaybook,
-        EnrichJobCreated,
-        Enrichment,
-        Health,
-        IntentSignals,
-        JobCompletedEvent,
-        JobOut,
-        LeadDeleted,
-        LeadIn,
-        LeadOut,
-        LeadPage,
-        MobileCredits,
-        MobileFindIn,
-        MobileFindOut,
-        MonthlyLeads,
-        TechStack,
-        UsageOut,
-        ValidationErrorItem,
-    )
-    from ._ratelimit import (
-        RateLimits,
-    )
-    from ._response import APIResponse
-    from ._shared_budget import (
-        SharedBudget,
-    )
-    from ._types import DataFrameLike, LeadDict, PersonQuery
+    # What type checkers and editors see: `X as X` marks each as exported.
+    from ._bulk.iteration import AsyncBulkIterator as AsyncBulkIterator
+    from ._bulk.options import BulkOptions as BulkOptions
+    from ._bulk.preview import BulkPreview as BulkPreview
+    from ._bulk.preview import PreviewRow as PreviewRow
+    from ._bulk.results import BulkOutcome as BulkOutcome
+    from ._bulk.results import BulkResult as BulkResult
+    from ._client import AsyncLeadEnrich as AsyncLeadEnrich
+    from ._client import LeadEnrich as LeadEnrich
+    from ._clock import ServiceClock as ServiceClock
+    from ._config import ClientSettings as ClientSettings
+    from ._errors import APIConnectionError as APIConnectionError
+    from ._errors import APIResponseValidationError as APIResponseValidationError
+    from ._errors import APIStatusError as APIStatusError
+    from ._errors import APITimeoutError as APITimeoutError
+    from ._errors import AuthenticationError as AuthenticationError
+    from ._errors import InternalServerError as InternalServerError
+    from ._errors import InvalidRequestError as InvalidRequestError
+    from ._errors import JobFailedError as JobFailedError
+    from ._errors import LeadEnrichError as LeadEnrichError
+    from ._errors import NotFoundError as NotFoundError
+    from ._errors import PermissionDeniedError as PermissionDeniedError
+    from ._errors import PollTimeoutError as PollTimeoutError
+    from ._errors import QuotaExceededError as QuotaExceededError
+    from ._errors import RateLimitError as RateLimitError
+    from ._errors import UnprocessableEntityError as UnprocessableEntityError
+    from ._models import ApiCalls as ApiCalls
+    from ._models import BuyingCommitteeMember as BuyingCommitteeMember
+    from ._models import CompanyOverview as CompanyOverview
+    from ._models import EmailFindIn as EmailFindIn
+    from ._models import EmailFindOut as EmailFindOut
+    from ._models import EngagementPlaybook as EngagementPlaybook
+    from ._models import EnrichJobCreated as EnrichJobCreated
+    from ._models import Enrichment as Enrichment
+    from ._models import Health as Health
+    from ._models import IntentSignals as IntentSignals
+    from ._models import JobCompletedEvent as JobCompletedEvent
+    from ._models import JobOut as JobOut
+    from ._models import LeadDeleted as LeadDeleted
+    from ._models import LeadIn as LeadIn
+    from ._models import LeadOut as LeadOut
+    from ._models import LeadPage as LeadPage
+    from ._models import MobileCredits as MobileCredits
+    from ._models import MobileFindIn as MobileFindIn
+    from ._models import MobileFindOut as MobileFindOut
+    from ._models import MonthlyLeads as MonthlyLeads
+    from ._models import TechStack as TechStack
+    from ._models import UsageOut as UsageOut
+    from ._models import ValidationErrorItem as ValidationErrorItem
+    from ._ratelimit import RateLimits as RateLimits
+    from ._response import APIResponse as APIResponse
+    from ._saved_run import read_checkpoint as read_checkpoint
+    from ._shared_budget import SharedBudget as SharedBudget
+    from ._types import DataFrameLike as DataFrameLike
+    from ._types import LeadDict as LeadDict
+    from ._types import PersonQuery as PersonQuery
 
+# Where each public name is imported from, the first time it is used. A test checks that
+# it names what the imports above do.
 _SOURCES: dict[str, str] = {
     "AsyncBulkIterator": "._bulk.iteration",
-    "BulkOutcome": "._bulk.results",
+    "BulkOptions": "._bulk.options",
     "BulkPreview": "._bulk.preview",
     "PreviewRow": "._bulk.preview",
+    "BulkOutcome": "._bulk.results",
     "BulkResult": "._bulk.results",
     "AsyncLeadEnrich": "._client",
     "LeadEnrich": "._client",
+    "ServiceClock": "._clock",
+    "ClientSettings": "._config",
     "APIConnectionError": "._errors",
     "APIResponseValidationError": "._errors",
     "APIStatusError": "._errors",
@@ -119,82 +121,23 @@ _SOURCES: dict[str, str] = {
     "UsageOut": "._models",
     "ValidationErrorItem": "._models",
     "RateLimits": "._ratelimit",
-    "ClientSettings": "._config",
     "APIResponse": "._response",
+    "read_checkpoint": "._saved_run",
+    "SharedBudget": "._shared_budget",
     "DataFrameLike": "._types",
     "LeadDict": "._types",
     "PersonQuery": "._types",
-    "ServiceClock": "._clock",
-    "SharedBudget": "._shared_budget",
 }
 
 
 def __getattr__(name: str) -> Any:
-    source = _SOURCES.get(name)
-    if source is None:
-        raise AttributeError(f"module 'leadenrich' has no attribute {name!r}")
-    value = getattr(import_module(source, __name__), name)
-    globals()[name] = value
-    return value
+    return load(__name__, _SOURCES, name)
 
 
 def __dir__() -> list[str]:
-    return sorted(__all__)
+    return sorted(["__version__", *_SOURCES])
 
 
-__all__ = [
-    "APIConnectionError",
-    "APIResponse",
-    "APIResponseValidationError",
-    "APIStatusError",
-    "APITimeoutError",
-    "ApiCalls",
-    "AsyncBulkIterator",
-    "AsyncLeadEnrich",
-    "AuthenticationError",
-    "BulkOutcome",
-    "BulkPreview",
-    "BulkResult",
-    "BuyingCommitteeMember",
-    "ClientSettings",
-    "CompanyOverview",
-    "DataFrameLike",
-    "EmailFindIn",
-    "EmailFindOut",
-    "EngagementPlaybook",
-    "EnrichJobCreated",
-    "Enrichment",
-    "Health",
-    "IntentSignals",
-    "InternalServerError",
-    "InvalidRequestError",
-    "JobCompletedEvent",
-    "JobFailedError",
-    "JobOut",
-    "LeadDeleted",
-    "LeadDict",
-    "LeadEnrich",
-    "LeadEnrichError",
-    "LeadIn",
-    "LeadOut",
-    "LeadPage",
-    "MobileCredits",
-    "MobileFindIn",
-    "MobileFindOut",
-    "MonthlyLeads",
-    "NotFoundError",
-    "PermissionDeniedError",
-    "PersonQuery",
-    "PollTimeoutError",
-    "PreviewRow",
-    "QuotaExceededError",
-    "RateLimitError",
-    "RateLimits",
-    "ServiceClock",
-    "SharedBudget",
-    "TechStack",
-    "UnprocessableEntityError",
-    "UsageOut",
-    "ValidationErrorItem",
-    "__version__",
-]
+if not TYPE_CHECKING:
+    # Built from the table, which type checkers do not read: they take the imports above.
+    __all__ = __dir__()

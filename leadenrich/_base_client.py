@@ -8,19 +8,27 @@ from __future__ import annotations
 
 import functools
 import logging
-from collections.abc import AsyncGenerator, Generator
+from collections.abc import AsyncGenerator, Generator, Mapping
 from contextlib import asynccontextmanager, contextmanager
-from dataclasses import replace
 from functools import cached_property
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 import httpx
 import tenacity
-from pydantic import ValidationError
 from typing_extensions import Self, Unpack
 
-from ._clock import ServiceClock
-from ._config import ClientOptions, ClientSettings, Settings, resolve_clock, resolve_options
+from . import _lazy_models
+from ._clock import Deadline, ServiceClock
+from ._config import (
+    DEFAULT_MAX_RETRIES,
+    DEFAULT_MAX_RETRY_AFTER,
+    DEFAULT_TIMEOUT,
+    DEFAULT_UPSTREAM_FULL_RETRIES,
+    ClientOptions,
+    ClientSettings,
+    Settings,
+    resolve,
+)
 from ._endpoints import Call
 from ._errors import (
     APIConnectionError,
@@ -32,17 +40,18 @@ from ._errors import (
     status_error,
 )
 from ._logs import log_failure, log_request, log_response, logger, setup_from_environment
-from ._polling import CutShort, Deadline, JobDurations
+from ._polling import CutShort, JobDurations
 from ._ratelimit import Pacer, RateLimits
 from ._response import APIResponse
-from ._retry import RetryPolicy, RetryRun
-from ._validate import describe, integer, seconds
+from ._retry import RetryRun
+from ._validate import describe
+
+if TYPE_CHECKING:
+    from pydantic import ValidationError
 
 __all__ = ["AsyncAPIClient", "SyncAPIClient"]
 
 T = TypeVar("T")
-
-_LOOPBACK = frozenset({"127.0.0.1", "localhost", "::1"})
 
 # Failures that happen before a single byte of the request left this machine.
 _NOT_SENT = (httpx.ConnectError, httpx.ConnectTimeout, httpx.PoolTimeout, httpx.UnsupportedProtocol)
@@ -111,7 +120,7 @@ def check_status(response: httpx.Response, options: ClientOptions) -> httpx.Resp
 def parse_response(call: Call[T], response: httpx.Response) -> T:
     try:
         return call.parse(response.content)
-    except ValidationError as exc:
+    except _lazy_models.ValidationError as exc:
         raise _validation_failure(call, response, exc) from None
 
 
@@ -129,49 +138,54 @@ def raw_response(call: Call[T], response: httpx.Response, retries: int) -> APIRe
     return APIResponse(response, functools.partial(parse_response, call), retries)
 
 
-class _BaseClient:
-    """Settings, pacing and copies: the parts of a client that never wait."""
+_HttpClient = TypeVar("_HttpClient", httpx.Client, httpx.AsyncClient)
+_DEFAULT_RATE_LIMITS = RateLimits()
 
-    _settings: Settings
-    _options: ClientOptions
-    _policy: RetryPolicy
-    _clock: ServiceClock
-    _pacer: Pacer | None
-    _owns_http: bool
-    _owns_pacer: bool
-    _durations: JobDurations
 
-    def _configure(self, settings: Settings, pacer: Pacer | None = None) -> None:
-        """Resolve and check `settings`; `pacer` is shared with the client copied, if any."""
+class _BaseClient(Generic[_HttpClient]):
+    """The constructor, settings, pacing and copies: the parts of a client that never wait."""
+
+    _http_class: type[_HttpClient]
+    """What the client sends through when it is given no `http_client`."""
+
+    def __init__(
+        self,
+        api_key: str | None = None,
+        *,
+        base_url: str | None = None,
+        timeout: float | httpx.Timeout = DEFAULT_TIMEOUT,
+        max_retries: int = DEFAULT_MAX_RETRIES,
+        http_client: _HttpClient | None = None,
+        default_headers: Mapping[str, str] | None = None,
+        rate_limits: RateLimits | None = _DEFAULT_RATE_LIMITS,
+        max_retry_after: float = DEFAULT_MAX_RETRY_AFTER,
+        upstream_full_retries: int = DEFAULT_UPSTREAM_FULL_RETRIES,
+        clock: ServiceClock | None = None,
+    ) -> None:
         setup_from_environment()
-        clock = resolve_clock(settings.clock)
-        options = resolve_options(
-            settings.api_key, settings.base_url, settings.timeout, settings.default_headers, clock
-        )
-        if clock.scale != 1.0 and httpx.URL(options.base_url).host not in _LOOPBACK:
-            # A scaled clock is for a fake server: against the service it would poll, pace
-            # and back off far too fast.
-            logger.warning(
-                "the client's clock runs at scale %g but base_url is not on this machine: "
-                "unset LEADENRICH_TIME_SCALE (or pass no clock) for the real service",
-                clock.scale,
+        self._options = resolve(
+            Settings(
+                api_key=api_key,
+                base_url=base_url,
+                timeout=timeout,
+                max_retries=max_retries,
+                default_headers=default_headers,
+                rate_limits=rate_limits,
+                max_retry_after=max_retry_after,
+                upstream_full_retries=upstream_full_retries,
+                clock=clock,
             )
-        policy = _policy(settings.max_retries, settings.max_retry_after, settings.upstream_full_retries)
-        rate_limits = settings.rate_limits
-        if rate_limits is not None and not isinstance(rate_limits, RateLimits):  # pyright: ignore[reportUnnecessaryIsInstance]
-            raise TypeError(f"rate_limits must be a RateLimits or None, got {type(rate_limits).__name__}")
-        # Kept resolved, so a copy does not read the environment again.
-        self._settings = replace(settings, api_key=options.api_key, base_url=options.base_url, clock=clock)
-        self._options = options
-        self._policy = policy
-        self._clock = clock
-        # A copy on the same budget shares its pacer, which the original closes.
-        self._owns_pacer = pacer is None
-        self._pacer = (
-            pacer
-            if pacer is not None
-            else (Pacer(rate_limits, clock, options.api_key) if rate_limits is not None else None)
         )
+        self._pacer = _new_pacer(self._options)
+        self._owns_pacer = True
+        self._owns_http = http_client is None
+        self._http: _HttpClient = http_client if http_client is not None else self._http_class()
+        # Shared by the client and its copies, as the connection pool is.
+        self._durations = JobDurations()
+        self._share()
+
+    def _share(self) -> None:
+        """Make the rest of what the client shares with its copies (a subclass adds to it)."""
 
     @property
     def base_url(self) -> str:
@@ -191,7 +205,7 @@ class _BaseClient:
             >>> client.with_options(max_retries=5).max_retries  # doctest: +SKIP
             5
         """
-        return self._policy.max_retries
+        return self._options.retry.max_retries
 
     @property
     def timeout(self) -> httpx.Timeout:
@@ -221,7 +235,7 @@ class _BaseClient:
             >>> client.clock.scale  # doctest: +SKIP
             1.0
         """
-        return self._clock
+        return self._options.clock
 
     def with_options(self, **changes: Unpack[ClientSettings]) -> Self:
         """A copy of this client that differs only in the settings given.
@@ -243,19 +257,23 @@ class _BaseClient:
             >>> patient = client.with_options(timeout=120, max_retries=5)  # doctest: +SKIP
             >>> tagged = client.with_options(default_headers={"X-Team": "growth"})  # doctest: +SKIP
         """
-        settings = self._settings.changed(changes)
+        options = resolve(self._options.settings.changed(changes))
         clone = object.__new__(type(self))
         clone.__dict__.update(self.__dict__)
         for name in list(clone.__dict__):
             # The namespaces are bound to the client that made them: the copy makes its own.
             if isinstance(getattr(type(self), name, None), cached_property):
                 del clone.__dict__[name]
-        same_budget = (
-            settings.rate_limits is self._settings.rate_limits
-            and settings.api_key == self._settings.api_key
-            and settings.clock is self._settings.clock
+        clone._options = options
+        ours = self._options
+        # A copy on the same budget shares its pacer, which the original closes.
+        clone._owns_pacer = not (
+            options.rate_limits is ours.rate_limits
+            and options.api_key == ours.api_key
+            and options.clock is ours.clock
         )
-        clone._configure(settings, self._pacer if same_budget else None)
+        if clone._owns_pacer:
+            clone._pacer = _new_pacer(options)
         clone._owns_http = False
         return clone
 
@@ -265,26 +283,30 @@ class _BaseClient:
     def __repr__(self) -> str:
         return f"{type(self).__name__}(base_url={self.base_url!r}, max_retries={self.max_retries})"
 
+    def _link_state(self) -> tuple[ServiceClock, JobDurations, int | None]:
+        """What a namespace's link reads of its client, sync or async alike: the clock, the
+        job durations, and how many enrichments the client's slots let run at once (None
+        without pacing)."""
+        slots = self._pacer.limits.concurrent_enrichments if self._pacer is not None else None
+        return self._options.clock, self._durations, slots
+
     def _pace_delay(self, call: Call[Any], deadline: Deadline | None) -> float:
         if self._pacer is None or call.bucket is None:
             return 0.0
         return _in_time(self._pacer.reserve(call.bucket, _within(deadline)), deadline)
 
-    async def _async_pace_delay(self, call: Call[Any], deadline: Deadline | None) -> float:
+    async def _apace_delay(self, call: Call[Any], deadline: Deadline | None) -> float:
         if self._pacer is None or call.bucket is None:
             return 0.0
         return _in_time(await self._pacer.areserve(call.bucket, _within(deadline)), deadline)
 
     def _new_run(self, call: Call[Any], deadline: Deadline | None) -> RetryRun:
-        return RetryRun(self._policy, call, deadline)
+        return RetryRun(self._options.retry, call, deadline)
 
 
-def _policy(max_retries: object, max_retry_after: object, upstream_full_retries: object) -> RetryPolicy:
-    return RetryPolicy(
-        integer("max_retries", max_retries, 0),
-        seconds("max_retry_after", max_retry_after),
-        integer("upstream_full_retries", upstream_full_retries, 0),
-    )
+def _new_pacer(options: ClientOptions) -> Pacer | None:
+    limits = options.rate_limits
+    return Pacer(limits, options.clock, options.api_key) if limits is not None else None
 
 
 def _within(deadline: Deadline | None) -> float | None:
@@ -309,10 +331,10 @@ def _no_slot(pacer: Pacer, deadline: Deadline | None) -> PollTimeoutError:
     return PollTimeoutError(f"{busy} of {owner} stayed busy for {waited}; nothing was sent", last=None)
 
 
-class SyncAPIClient(_BaseClient):
+class SyncAPIClient(_BaseClient[httpx.Client]):
     """The blocking request path."""
 
-    _http: httpx.Client
+    _http_class = httpx.Client
 
     def _request(self, call: Call[T], deadline: Deadline | None = None) -> T:
         return parse_response(call, self._exchange(call, deadline)[0])
@@ -341,7 +363,7 @@ class SyncAPIClient(_BaseClient):
         slots = self._pacer.slots
         # Semaphores count real seconds; the deadline, the service's.
         if not slots.acquire(
-            timeout=self._clock.real_seconds(deadline.remaining()) if deadline is not None else None
+            timeout=self.clock.real_seconds(deadline.remaining()) if deadline is not None else None
         ):
             raise _no_slot(self._pacer, deadline)
         try:
@@ -352,7 +374,7 @@ class SyncAPIClient(_BaseClient):
     def _attempt(self, call: Call[Any], deadline: Deadline | None) -> httpx.Response:
         request = build_request(self._http, self._options, call)
         if (delay := self._pace_delay(call, deadline)) > 0:
-            self._clock.sleep(delay)
+            self.clock.sleep(delay)
         try:
             response = self._http.send(request)
         except httpx.RequestError as exc:
@@ -371,7 +393,7 @@ class SyncAPIClient(_BaseClient):
                 raise pending.pop()
             return self._attempt(call, deadline)
 
-        retrying = tenacity.Retrying(sleep=self._clock.sleep, **run.tenacity_options())
+        retrying = tenacity.Retrying(sleep=self.clock.sleep, **run.tenacity_options())
         with run.deadline_guard():
             response: httpx.Response = retrying(attempt)
         return response, run.attempts - 1
@@ -395,10 +417,10 @@ class SyncAPIClient(_BaseClient):
         self.close()
 
 
-class AsyncAPIClient(_BaseClient):
+class AsyncAPIClient(_BaseClient[httpx.AsyncClient]):
     """The asyncio request path; it never blocks the event loop."""
 
-    _http: httpx.AsyncClient
+    _http_class = httpx.AsyncClient
 
     async def _request(self, call: Call[T], deadline: Deadline | None = None) -> T:
         return parse_response(call, (await self._exchange(call, deadline))[0])
@@ -431,7 +453,7 @@ class AsyncAPIClient(_BaseClient):
             import asyncio
 
             try:
-                await asyncio.wait_for(slots.acquire(), self._clock.real_seconds(deadline.remaining()))
+                await asyncio.wait_for(slots.acquire(), self.clock.real_seconds(deadline.remaining()))
             except asyncio.TimeoutError:
                 raise _no_slot(self._pacer, deadline) from None
         try:
@@ -441,8 +463,8 @@ class AsyncAPIClient(_BaseClient):
 
     async def _attempt(self, call: Call[Any], deadline: Deadline | None) -> httpx.Response:
         request = build_request(self._http, self._options, call)
-        if (delay := await self._async_pace_delay(call, deadline)) > 0:
-            await self._clock.asleep(delay)
+        if (delay := await self._apace_delay(call, deadline)) > 0:
+            await self.clock.asleep(delay)
         try:
             response = await self._http.send(request)
         except httpx.RequestError as exc:
@@ -461,7 +483,7 @@ class AsyncAPIClient(_BaseClient):
                 raise pending.pop()
             return await self._attempt(call, deadline)
 
-        retrying = tenacity.AsyncRetrying(sleep=self._clock.asleep, **run.tenacity_options())
+        retrying = tenacity.AsyncRetrying(sleep=self.clock.asleep, **run.tenacity_options())
         with run.deadline_guard():
             response: httpx.Response = await retrying(attempt)
         return response, run.attempts - 1

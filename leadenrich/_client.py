@@ -2,27 +2,14 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from functools import cached_property
-
-import httpx
+from typing import TYPE_CHECKING
 
 from . import _endpoints
 from ._base_client import AsyncAPIClient, SyncAPIClient
 from ._bulk.iteration import AsyncOpenIterations, OpenIterations
-from ._clock import ServiceClock
-from ._config import (
-    DEFAULT_MAX_RETRIES,
-    DEFAULT_MAX_RETRY_AFTER,
-    DEFAULT_TIMEOUT,
-    DEFAULT_UPSTREAM_FULL_RETRIES,
-    Settings,
-)
 from ._endpoints import per_call
-from ._models import Health, UsageOut
-from ._polling import JobDurations
-from ._ratelimit import RateLimits
-from ._resources._protocols import AsyncRawSend, SyncRawSend
+from ._resources._link import AsyncLink, SyncLink
 from ._resources.email import AsyncEmail, AsyncEmailWithRawResponse, Email, EmailWithRawResponse
 from ._resources.jobs import AsyncJobs, AsyncJobsWithRawResponse, Jobs, JobsWithRawResponse
 from ._resources.leads import AsyncLeads, AsyncLeadsWithRawResponse, Leads, LeadsWithRawResponse
@@ -30,9 +17,10 @@ from ._resources.mobile import AsyncMobile, AsyncMobileWithRawResponse, Mobile, 
 from ._response import APIResponse
 from ._types import ExtraHeaders, ExtraQuery, RequestTimeout
 
-__all__ = ["AsyncLeadEnrich", "AsyncLeadEnrichWithRawResponse", "LeadEnrich", "LeadEnrichWithRawResponse"]
+if TYPE_CHECKING:
+    from ._models import Health, UsageOut
 
-_DEFAULT_RATE_LIMITS = RateLimits()
+__all__ = ["AsyncLeadEnrich", "AsyncLeadEnrichWithRawResponse", "LeadEnrich", "LeadEnrichWithRawResponse"]
 
 
 class LeadEnrich(SyncAPIClient):
@@ -45,7 +33,7 @@ class LeadEnrich(SyncAPIClient):
         timeout: Seconds (or an `httpx.Timeout`) for every call; `enrich_sync` and
             `re_enrich` always allow at least 100 s to read the answer.
         max_retries: Retries of retryable failures; 0 turns retrying off.
-        http_client: An `httpx.Client` to send through (its pool, proxies, certificates).
+        http_client (httpx.Client | None): An `httpx.Client` to send through (its pool, proxies, certificates).
             The SDK never closes a client it was given.
         default_headers: Extra headers for every request.
         rate_limits: The per-key budget to pace requests to; None turns pacing off.
@@ -65,64 +53,32 @@ class LeadEnrich(SyncAPIClient):
         ...     print(lead.enrichment.opportunity_score)
     """
 
-    def __init__(
-        self,
-        api_key: str | None = None,
-        *,
-        base_url: str | None = None,
-        timeout: float | httpx.Timeout = DEFAULT_TIMEOUT,
-        max_retries: int = DEFAULT_MAX_RETRIES,
-        http_client: httpx.Client | None = None,
-        default_headers: Mapping[str, str] | None = None,
-        rate_limits: RateLimits | None = _DEFAULT_RATE_LIMITS,
-        max_retry_after: float = DEFAULT_MAX_RETRY_AFTER,
-        upstream_full_retries: int = DEFAULT_UPSTREAM_FULL_RETRIES,
-        clock: ServiceClock | None = None,
-    ) -> None:
-        self._configure(
-            Settings(
-                api_key=api_key,
-                base_url=base_url,
-                timeout=timeout,
-                max_retries=max_retries,
-                default_headers=default_headers,
-                rate_limits=rate_limits,
-                max_retry_after=max_retry_after,
-                upstream_full_retries=upstream_full_retries,
-                clock=clock,
-            )
-        )
-        self._durations = JobDurations()
+    def _share(self) -> None:
         self._bulk_iterations = OpenIterations()
-        self._owns_http = http_client is None
-        self._http = http_client if http_client is not None else httpx.Client()
 
     @cached_property
     def leads(self) -> Leads:
         """Enrich, list, fetch, delete and re-enrich leads: `enrich`, `enrich_sync`, `enrich_and_wait`, `enrich_many`, `enrich_iter`, `preview_many`, `list`, `iter`, `get`, `delete`, `re_enrich`."""
-        return Leads(
-            self._request,
-            self._request_raw,
-            self._enrichment_slot,
-            self._durations,
-            self._clock,
-            self._bulk_iterations,
-        )
+        return Leads(self._link, self._bulk_iterations)
 
     @cached_property
     def jobs(self) -> Jobs:
         """Read and wait for asynchronous enrichment jobs: `get`, `wait`."""
-        return Jobs(self._request, self._request_raw, self._durations, self._clock)
+        return Jobs(self._link)
 
     @cached_property
     def email(self) -> Email:
         """Find work emails: `find`."""
-        return Email(self._request, self._request_raw)
+        return Email(self._link)
 
     @cached_property
     def mobile(self) -> Mobile:
         """Look up mobile numbers: `find`, `get`, `wait`, `find_and_wait`."""
-        return Mobile(self._request, self._request_raw, self._clock)
+        return Mobile(self._link)
+
+    @cached_property
+    def _link(self) -> SyncLink:
+        return SyncLink(*self._link_state(), self._request, self._request_raw, self._enrichment_slot)
 
     @cached_property
     def with_raw_response(self) -> LeadEnrichWithRawResponse:
@@ -131,7 +87,7 @@ class LeadEnrich(SyncAPIClient):
         `client.with_raw_response.usage()`, `client.leads.with_raw_response.get(lead_id)`
         (the same as `client.with_raw_response.leads.get(lead_id)`), and so on.
         """
-        return LeadEnrichWithRawResponse(self._request_raw, self.leads, self.jobs, self.email, self.mobile)
+        return LeadEnrichWithRawResponse(self._link, self.leads, self.jobs, self.email, self.mobile)
 
     def close(self) -> None:
         """Finish the bulk runs left open (their leads in flight are paid for), then close
@@ -176,7 +132,8 @@ class LeadEnrich(SyncAPIClient):
 
 
 class AsyncLeadEnrich(AsyncAPIClient):
-    """The asyncio client: the same methods as [`LeadEnrich`][leadenrich.LeadEnrich], awaitable.
+    """The asyncio client: the same arguments and methods as [`LeadEnrich`][leadenrich.LeadEnrich],
+    the methods awaitable, and `http_client` an `httpx.AsyncClient`.
 
     Close it with `await client.aclose()` or `async with`; it is never closed from a
     finalizer, so no "event loop is closed" errors at exit.
@@ -187,75 +144,37 @@ class AsyncLeadEnrich(AsyncAPIClient):
         ...     job = await client.leads.enrich({"company": "Acme", "domain": "acme.com"})
     """
 
-    def __init__(
-        self,
-        api_key: str | None = None,
-        *,
-        base_url: str | None = None,
-        timeout: float | httpx.Timeout = DEFAULT_TIMEOUT,
-        max_retries: int = DEFAULT_MAX_RETRIES,
-        http_client: httpx.AsyncClient | None = None,
-        default_headers: Mapping[str, str] | None = None,
-        rate_limits: RateLimits | None = _DEFAULT_RATE_LIMITS,
-        max_retry_after: float = DEFAULT_MAX_RETRY_AFTER,
-        upstream_full_retries: int = DEFAULT_UPSTREAM_FULL_RETRIES,
-        clock: ServiceClock | None = None,
-    ) -> None:
-        self._configure(
-            Settings(
-                api_key=api_key,
-                base_url=base_url,
-                timeout=timeout,
-                max_retries=max_retries,
-                default_headers=default_headers,
-                rate_limits=rate_limits,
-                max_retry_after=max_retry_after,
-                upstream_full_retries=upstream_full_retries,
-                clock=clock,
-            )
-        )
-        self._durations = JobDurations()
+    def _share(self) -> None:
         self._bulk_iterations = AsyncOpenIterations()
-        self._owns_http = http_client is None
-        self._http = http_client if http_client is not None else httpx.AsyncClient()
 
     @cached_property
     def leads(self) -> AsyncLeads:
         """Enrich, list, fetch, delete and re-enrich leads: `enrich`, `enrich_sync`, `enrich_and_wait`, `enrich_many`, `enrich_iter`, `preview_many`, `list`, `iter`, `get`, `delete`, `re_enrich`."""
-        return AsyncLeads(
-            self._request,
-            self._request_raw,
-            self._enrichment_slot,
-            self._durations,
-            self._clock,
-            self._bulk_iterations,
-        )
+        return AsyncLeads(self._link, self._bulk_iterations)
 
     @cached_property
     def jobs(self) -> AsyncJobs:
         """Read and wait for asynchronous enrichment jobs: `get`, `wait`."""
-        return AsyncJobs(self._request, self._request_raw, self._durations, self._clock)
+        return AsyncJobs(self._link)
 
     @cached_property
     def email(self) -> AsyncEmail:
         """Find work emails: `find`."""
-        return AsyncEmail(self._request, self._request_raw)
+        return AsyncEmail(self._link)
 
     @cached_property
     def mobile(self) -> AsyncMobile:
         """Look up mobile numbers: `find`, `get`, `wait`, `find_and_wait`."""
-        return AsyncMobile(self._request, self._request_raw, self._clock)
+        return AsyncMobile(self._link)
+
+    @cached_property
+    def _link(self) -> AsyncLink:
+        return AsyncLink(*self._link_state(), self._request, self._request_raw, self._enrichment_slot)
 
     @cached_property
     def with_raw_response(self) -> AsyncLeadEnrichWithRawResponse:
-        """Every method that sends one request, returning an [`APIResponse`][leadenrich.APIResponse].
-
-        `client.with_raw_response.usage()`, `client.leads.with_raw_response.get(lead_id)`
-        (the same as `client.with_raw_response.leads.get(lead_id)`), and so on.
-        """
-        return AsyncLeadEnrichWithRawResponse(
-            self._request_raw, self.leads, self.jobs, self.email, self.mobile
-        )
+        """[`LeadEnrich.with_raw_response`][leadenrich.LeadEnrich.with_raw_response], awaitable."""
+        return AsyncLeadEnrichWithRawResponse(self._link, self.leads, self.jobs, self.email, self.mobile)
 
     async def aclose(self) -> None:
         """Finish the bulk runs left open (a `break` out of `enrich_iter` leaves its leads
@@ -276,7 +195,7 @@ class AsyncLeadEnrich(AsyncAPIClient):
         extra_headers: ExtraHeaders = None,
         extra_query: ExtraQuery = None,
     ) -> Health:
-        """The liveness check; needs no key and spends nothing.
+        """[`LeadEnrich.health`][leadenrich.LeadEnrich.health], awaitable.
 
         Examples:
             >>> (await client.health()).status  # doctest: +SKIP
@@ -291,7 +210,7 @@ class AsyncLeadEnrich(AsyncAPIClient):
         extra_headers: ExtraHeaders = None,
         extra_query: ExtraQuery = None,
     ) -> UsageOut:
-        """This month's quota, credit balances and request counts.
+        """[`LeadEnrich.usage`][leadenrich.LeadEnrich.usage], awaitable.
 
         Examples:
             >>> usage = await client.usage()  # doctest: +SKIP
@@ -316,8 +235,8 @@ class LeadEnrichWithRawResponse:
     mobile: MobileWithRawResponse
     """`client.mobile.with_raw_response`."""
 
-    def __init__(self, raw: SyncRawSend, leads: Leads, jobs: Jobs, email: Email, mobile: Mobile) -> None:
-        self._raw = raw
+    def __init__(self, link: SyncLink, leads: Leads, jobs: Jobs, email: Email, mobile: Mobile) -> None:
+        self._link = link
         self.leads = leads.with_raw_response
         self.jobs = jobs.with_raw_response
         self.email = email.with_raw_response
@@ -336,7 +255,7 @@ class LeadEnrichWithRawResponse:
             >>> raw = client.with_raw_response.health()  # doctest: +SKIP
             >>> raw.status_code, raw.parse()  # doctest: +SKIP
         """
-        return self._raw(per_call(_endpoints.health(), timeout, extra_headers, extra_query))
+        return self._link.request_raw(per_call(_endpoints.health(), timeout, extra_headers, extra_query))
 
     def usage(
         self,
@@ -351,7 +270,7 @@ class LeadEnrichWithRawResponse:
             >>> raw = client.with_raw_response.usage()  # doctest: +SKIP
             >>> raw.status_code, raw.parse()  # doctest: +SKIP
         """
-        return self._raw(per_call(_endpoints.usage(), timeout, extra_headers, extra_query))
+        return self._link.request_raw(per_call(_endpoints.usage(), timeout, extra_headers, extra_query))
 
 
 class AsyncLeadEnrichWithRawResponse:
@@ -372,9 +291,9 @@ class AsyncLeadEnrichWithRawResponse:
     """`client.mobile.with_raw_response`."""
 
     def __init__(
-        self, raw: AsyncRawSend, leads: AsyncLeads, jobs: AsyncJobs, email: AsyncEmail, mobile: AsyncMobile
+        self, link: AsyncLink, leads: AsyncLeads, jobs: AsyncJobs, email: AsyncEmail, mobile: AsyncMobile
     ) -> None:
-        self._raw = raw
+        self._link = link
         self.leads = leads.with_raw_response
         self.jobs = jobs.with_raw_response
         self.email = email.with_raw_response
@@ -393,7 +312,9 @@ class AsyncLeadEnrichWithRawResponse:
             >>> raw = await client.with_raw_response.health()  # doctest: +SKIP
             >>> raw.status_code, raw.parse()  # doctest: +SKIP
         """
-        return await self._raw(per_call(_endpoints.health(), timeout, extra_headers, extra_query))
+        return await self._link.request_raw(
+            per_call(_endpoints.health(), timeout, extra_headers, extra_query)
+        )
 
     async def usage(
         self,
@@ -408,4 +329,4 @@ class AsyncLeadEnrichWithRawResponse:
             >>> raw = await client.with_raw_response.usage()  # doctest: +SKIP
             >>> raw.status_code, raw.parse()  # doctest: +SKIP
         """
-        return await self._raw(per_call(_endpoints.usage(), timeout, extra_headers, extra_query))
+        return await self._link.request_raw(per_call(_endpoints.usage(), timeout, extra_headers, extra_query))

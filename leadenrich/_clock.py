@@ -14,7 +14,7 @@ import time
 
 from ._validate import seconds
 
-__all__ = ["ManualClock", "ServiceClock"]
+__all__ = ["Deadline", "ManualClock", "ServiceClock"]
 
 
 class ServiceClock:
@@ -139,3 +139,20 @@ class ManualClock(ServiceClock):
 
     def _real_now(self) -> float:
         return self._now
+
+
+class Deadline:
+    """A point in the service's time, `timeout` of its seconds from now.
+
+    Every wait made on the way to it (a paced send, a retry's back-off, a poll interval)
+    is checked against it before it starts, so a wait ends by its deadline plus at most
+    one request's own timeout.
+    """
+
+    def __init__(self, timeout: float, clock: ServiceClock) -> None:
+        self.timeout: float = seconds("timeout", timeout, positive=True)
+        self.clock: ServiceClock = clock
+        self._at = clock.now() + self.timeout
+
+    def remaining(self) -> float:
+        return max(0.0, self._at - self.clock.now())

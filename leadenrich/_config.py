@@ -1,33 +1,42 @@
-"""Client settings: resolved once from arguments and the environment, then frozen."""
+"""Client settings: as given, then resolved once from them and the environment, and frozen."""
 
 from __future__ import annotations
 
 import os
-import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field, fields, replace
-from typing import Any, cast
+from typing import Any
 
 import httpx
 from typing_extensions import TypedDict
 
 from ._clock import ServiceClock
-from ._errors import InvalidRequestError, LeadEnrichError
+from ._errors import LeadEnrichError
+from ._logs import logger
 from ._ratelimit import RateLimits
-from ._validate import seconds
+from ._retry import RetryPolicy
+from ._validate import (
+    DEFAULT_CONNECT_TIMEOUT,
+    checked_headers,
+    checked_timeout,
+    integer,
+    is_header_value,
+    seconds,
+)
 from ._version import __version__
 
 __all__ = [
     "DEFAULT_MAX_RETRIES",
+    "DEFAULT_MAX_RETRY_AFTER",
     "DEFAULT_TIMEOUT",
+    "DEFAULT_UPSTREAM_FULL_RETRIES",
     "ClientOptions",
     "ClientSettings",
     "Settings",
-    "resolve_clock",
-    "resolve_options",
+    "resolve",
 ]
 
-DEFAULT_TIMEOUT = httpx.Timeout(30.0, connect=5.0)
+DEFAULT_TIMEOUT = httpx.Timeout(30.0, connect=DEFAULT_CONNECT_TIMEOUT)
 """30 s to read an answer, 5 s to connect."""
 DEFAULT_MAX_RETRIES = 2
 DEFAULT_MAX_RETRY_AFTER = 60.0
@@ -37,8 +46,7 @@ LONG_RUNNING_READ_TIMEOUT = 100.0
 
 API_PREFIX = "/api/v1"
 USER_AGENT = f"leadenrich-python/{__version__}"
-_HEADER_NAME = re.compile(r"[!#$%&'*+.^_`|~0-9A-Za-z-]+")
-"""A header name: an RFC 9110 token."""
+_LOOPBACK = frozenset({"127.0.0.1", "localhost", "::1"})
 
 
 class ClientSettings(TypedDict, total=False):
@@ -64,7 +72,7 @@ class ClientSettings(TypedDict, total=False):
 
 @dataclass(frozen=True)
 class Settings:
-    """A client's constructor settings, the key and address resolved: copies start from them.
+    """A client's constructor settings as given, before `resolve` checks and completes them.
 
     One field per key of ClientSettings, so a setting added to both is forwarded by
     `with_options` with no other change.
@@ -97,6 +105,13 @@ class Settings:
 
 @dataclass(frozen=True)
 class ClientOptions:
+    """A client's settings resolved and checked: all its requests, retries and waits read.
+
+    `with_options` resolves a new one from `settings` with the changes applied.
+    """
+
+    settings: Settings
+    """The settings as given, the key, the address and the clock resolved: what a copy starts from."""
     # The key is left out of the repr, as are the headers that carry it: repr(vars(client))
     # and tracebacks that show locals must not print it.
     api_key: str = field(repr=False)
@@ -106,56 +121,80 @@ class ClientOptions:
     long_timeout: httpx.Timeout
     headers: Mapping[str, str]
     auth_headers: Mapping[str, str] = field(repr=False)
+    retry: RetryPolicy
+    clock: ServiceClock
+    rate_limits: RateLimits | None
 
 
-def resolve_options(
-    api_key: str | None,
-    base_url: str | None,
-    timeout: float | httpx.Timeout,
-    default_headers: Mapping[str, str] | None,
-    clock: ServiceClock,
-) -> ClientOptions:
-    key, raw_url = _setting(api_key, "api_key"), _setting(base_url, "base_url")
+def resolve(settings: Settings) -> ClientOptions:
+    """`settings` checked, completed from the environment, and resolved."""
+    clock = _clock(settings.clock)
+    key, raw_url = _setting(settings.api_key, "api_key"), _setting(settings.base_url, "base_url")
     if key is None or raw_url is None:
         # Both at once when both are missing, rather than one error per run.
         raise _not_given([name for name, value in (("api_key", key), ("base_url", raw_url)) if value is None])
     if any(c.isspace() for c in key):
         raise LeadEnrichError("api_key contains whitespace; copy the key exactly as the dashboard showed it")
-    if not _header_value(key):
+    if not is_header_value(key):
         # Else httpx fails on the first call, with a UnicodeEncodeError (a zero-width
         # space pasted along with the key is invisible, and not whitespace).
         raise LeadEnrichError(
             "api_key contains characters an HTTP header cannot carry; copy the key exactly as the dashboard showed it"
         )
-    url = raw_url.rstrip("/")
+    url = _base_url(raw_url)
+    headers = {
+        "User-Agent": USER_AGENT,
+        "Accept": "application/json",
+        **checked_headers(settings.default_headers, "default_headers"),
+    }
+    timeout = checked_timeout(settings.timeout)
+    if clock.scale != 1.0 and httpx.URL(url).host not in _LOOPBACK:
+        # A scaled clock is for a fake server: against the service it would poll, pace
+        # and back off far too fast.
+        logger.warning(
+            "the client's clock runs at scale %g but base_url is not on this machine: "
+            "unset LEADENRICH_TIME_SCALE (or pass no clock) for the real service",
+            clock.scale,
+        )
+    retry = RetryPolicy(
+        integer("max_retries", settings.max_retries, 0),
+        seconds("max_retry_after", settings.max_retry_after),
+        integer("upstream_full_retries", settings.upstream_full_retries, 0),
+    )
+    rate_limits = settings.rate_limits
+    if rate_limits is not None and not isinstance(rate_limits, RateLimits):  # pyright: ignore[reportUnnecessaryIsInstance]
+        raise TypeError(f"rate_limits must be a RateLimits or None, got {type(rate_limits).__name__}")
+    return ClientOptions(
+        # Kept resolved, so a copy does not read the environment again.
+        settings=replace(settings, api_key=key, base_url=url, clock=clock),
+        api_key=key,
+        base_url=url,
+        timeout=timeout,
+        long_timeout=_long(timeout, clock),
+        headers=headers,
+        auth_headers={**headers, "Authorization": f"Bearer {key}"},
+        retry=retry,
+        clock=clock,
+        rate_limits=rate_limits,
+    )
+
+
+def _base_url(given: str) -> str:
+    url = given.rstrip("/")
     if not url.startswith(("http://", "https://")):
         raise LeadEnrichError(f"base_url must start with http:// or https://, got {url!r}")
     try:
         httpx.URL(url)
     except httpx.InvalidURL as exc:
         raise LeadEnrichError(f"base_url is not a valid URL: {exc}") from None
-    if not url.endswith(API_PREFIX):
-        url += API_PREFIX
-    headers = {
-        "User-Agent": USER_AGENT,
-        "Accept": "application/json",
-        **checked_headers(default_headers, "default_headers"),
-    }
-    return ClientOptions(
-        api_key=key,
-        base_url=url,
-        timeout=checked_timeout(timeout),
-        long_timeout=_long(checked_timeout(timeout), clock),
-        headers=headers,
-        auth_headers={**headers, "Authorization": f"Bearer {key}"},
-    )
+    return url if url.endswith(API_PREFIX) else url + API_PREFIX
 
 
 _ENVIRONMENT = {"api_key": "LEADENRICH_API_KEY", "base_url": "LEADENRICH_BASE_URL"}
 _TIME_SCALE = "LEADENRICH_TIME_SCALE"
 
 
-def resolve_clock(clock: object) -> ServiceClock:
+def _clock(clock: object) -> ServiceClock:
     """The clock given, else one at `$LEADENRICH_TIME_SCALE` (set by `leadenrich fake-server`)."""
     if clock is not None:
         if not isinstance(clock, ServiceClock):
@@ -190,39 +229,6 @@ def _not_given(names: list[str]) -> LeadEnrichError:
         f"no {' or '.join(names)} given: pass {passes} to the client or set the {variables} "
         f"environment variable{plural}"
     )
-
-
-def checked_headers(given: object, name: str) -> dict[str, str]:
-    # Checked here, not on the first call, where a bad header is a UnicodeEncodeError or
-    # an h11 error that reads like a broken connection.
-    if given is None:
-        return {}
-    if not isinstance(given, Mapping):
-        raise TypeError(f"{name} must be a mapping of str to str, got {type(given).__name__}")
-    headers: dict[str, str] = {}
-    for header, value in cast("Mapping[object, object]", given).items():
-        if not isinstance(header, str) or not isinstance(value, str):
-            raise TypeError(f"{name} must map str names to str values")
-        if not _HEADER_NAME.fullmatch(header) or not _header_value(value):
-            # The value is not shown: it may be a credential of its own.
-            raise InvalidRequestError(f"{name}[{header!r}] cannot be sent as an HTTP header (ASCII only)")
-        headers[header] = value
-    return headers
-
-
-def _header_value(value: str) -> bool:
-    return all(" " <= c <= "~" or c == "\t" for c in value)
-
-
-def checked_timeout(value: object) -> httpx.Timeout:
-    if isinstance(value, httpx.Timeout):
-        for part in ("connect", "read", "write", "pool"):
-            limit = getattr(value, part)
-            if limit is not None:
-                seconds(f"timeout.{part}", limit)
-        return value
-    total = seconds("timeout", value, positive=True)
-    return httpx.Timeout(total, connect=min(total, DEFAULT_TIMEOUT.connect or 5.0))
 
 
 def _long(timeout: httpx.Timeout, clock: ServiceClock) -> httpx.Timeout:

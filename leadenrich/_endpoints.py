@@ -8,40 +8,41 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
-from typing import Any, Generic, TypeVar, cast
+from typing import TYPE_CHECKING, Any, Generic, TypeVar, Union, cast
 from urllib.parse import quote
 
 import httpx
-from pydantic import BaseModel, ValidationError
 from typing_extensions import Unpack
 
-from ._config import checked_headers, checked_timeout
+from . import _lazy_models
 from ._errors import InvalidRequestError
-from ._models import (
-    EmailFindIn,
-    EmailFindOut,
-    EnrichJobCreated,
-    Health,
-    JobOut,
-    LeadDeleted,
-    LeadIn,
-    LeadOut,
-    LeadPage,
-    MobileFindIn,
-    MobileFindOut,
-    UsageOut,
-)
-from ._models.leads import EnrichRequest
 from ._ratelimit import Bucket
 from ._types import LeadDict, PersonQuery
-from ._validate import describe, integer
+from ._validate import checked_headers, checked_timeout, describe, integer
+
+if TYPE_CHECKING:
+    from pydantic import BaseModel
+
+    from ._models import (
+        EmailFindOut,
+        EnrichJobCreated,
+        Health,
+        JobOut,
+        LeadDeleted,
+        LeadIn,
+        LeadOut,
+        LeadPage,
+        MobileFindOut,
+        UsageOut,
+    )
 
 __all__ = ["Call", "Extras", "LeadLike", "make_extras", "per_call", "with_extras"]
 
 T = TypeVar("T")
-M = TypeVar("M", bound=BaseModel)
+M = TypeVar("M", bound="BaseModel")
 
-LeadLike = LeadIn | LeadDict
+# Union, not `|`: LeadIn is imported for type checkers only, and a string cannot be or-ed.
+LeadLike = Union["LeadIn", LeadDict]
 """A LeadIn, or a dict of its fields such as ``{"company": "Acme", "domain": "acme.com"}``."""
 
 
@@ -70,16 +71,14 @@ class Call(Generic[T]):
     bucket: Bucket | None = "sync"
     # Set for a POST that may spend credit, which is never re-sent once the server may
     # have accepted it: how the caller finds out whether it did, for the error to say.
-    check_charged: str | None = None
+    charge_hint: str | None = None
     # The request runs an enrichment while the connection stays open (up to ~90 s): it
     # takes one of the client's enrichment slots and a read timeout of at least 100 s.
     runs_enrichment: bool = False
+    # False for a job created before a slot is free: an `upstream_full` refusal then says
+    # the service does not queue jobs, which the caller acts on at once, not seconds later.
+    retry_upstream_full: bool = True
     extras: Extras | None = None
-
-    @property
-    def charges(self) -> bool:
-        """May spend credit."""
-        return self.check_charged is not None
 
     @property
     def idempotent(self) -> bool:
@@ -175,7 +174,7 @@ def _segment(name: str, value: object) -> str:
 def _validated(model: type[M], what: str, **values: Any) -> M:
     try:
         return model.model_validate(values)
-    except ValidationError as exc:
+    except _lazy_models.ValidationError as exc:
         raise InvalidRequestError(
             f"invalid {what}: {describe(exc, fields=list(model.model_fields))}"
         ) from None
@@ -183,15 +182,17 @@ def _validated(model: type[M], what: str, **values: Any) -> M:
 
 def coerce_lead(lead: object) -> LeadIn:
     """A LeadIn from a LeadIn or a mapping of its fields; InvalidRequestError otherwise."""
-    if isinstance(lead, LeadIn):
+    if isinstance(lead, _lazy_models.LeadIn):
         return lead
     if isinstance(lead, Mapping):
-        return _validated(LeadIn, "lead", **{str(k): v for k, v in lead.items()})  # pyright: ignore[reportUnknownVariableType, reportUnknownArgumentType]
+        return _validated(_lazy_models.LeadIn, "lead", **{str(k): v for k, v in lead.items()})  # pyright: ignore[reportUnknownVariableType, reportUnknownArgumentType]
     raise TypeError(f"lead must be a LeadIn or a mapping of its fields, got {type(lead).__name__}")
 
 
 def _enrich_body(lead: object, callback_url: str | None) -> bytes:
-    request = _validated(EnrichRequest, "enrich request", lead=coerce_lead(lead), callback_url=callback_url)
+    request = _validated(
+        _lazy_models.EnrichRequest, "enrich request", lead=coerce_lead(lead), callback_url=callback_url
+    )
     return request.model_dump_json(exclude_none=True).encode()
 
 
@@ -203,12 +204,12 @@ _CHECK_USAGE = "client.usage() shows whether a credit was spent"
 def _parse_health(content: bytes) -> Health:
     # The spec does not show the body: a plain-text answer such as `OK` is its status.
     try:
-        return _lenient_parser(Health)(content)
-    except ValidationError:
+        return _lenient_parser(_lazy_models.Health)(content)
+    except _lazy_models.ValidationError:
         text = content.decode("utf-8", errors="replace").strip()
         if not text or text[0] in "{[":
             raise
-        return Health.model_validate(text)
+        return _lazy_models.Health.model_validate(text)
 
 
 def health() -> Call[Health]:
@@ -216,17 +217,17 @@ def health() -> Call[Health]:
 
 
 def usage() -> Call[UsageOut]:
-    return Call("GET", "/usage", _json_parser(UsageOut))
+    return Call("GET", "/usage", _json_parser(_lazy_models.UsageOut))
 
 
 def enrich(lead: object, callback_url: str | None = None) -> Call[EnrichJobCreated]:
     return Call(
         "POST",
         "/leads/enrich",
-        _json_parser(EnrichJobCreated),
+        _json_parser(_lazy_models.EnrichJobCreated),
         body=_enrich_body(lead, callback_url),
         bucket="async",
-        check_charged=_FIND_THE_LEAD,
+        charge_hint=_FIND_THE_LEAD,
     )
 
 
@@ -234,26 +235,26 @@ def enrich_sync(lead: object) -> Call[LeadOut]:
     return Call(
         "POST",
         "/leads/enrich",
-        _json_parser(LeadOut),
+        _json_parser(_lazy_models.LeadOut),
         params={"mode": "sync"},
         body=_enrich_body(lead, None),
-        check_charged=_FIND_THE_LEAD,
+        charge_hint=_FIND_THE_LEAD,
         runs_enrichment=True,
     )
 
 
 def list_leads(limit: int = 50, skip: int = 0) -> Call[LeadPage]:
     params = {"limit": integer("limit", limit, 1), "skip": integer("skip", skip, 0)}
-    return Call("GET", "/leads", _json_parser(LeadPage), params=params)
+    return Call("GET", "/leads", _json_parser(_lazy_models.LeadPage), params=params)
 
 
 def get_lead(lead_id: str) -> Call[LeadOut]:
-    return Call("GET", f"/leads/{_segment('lead_id', lead_id)}", _json_parser(LeadOut))
+    return Call("GET", f"/leads/{_segment('lead_id', lead_id)}", _json_parser(_lazy_models.LeadOut))
 
 
 def delete_lead(lead_id: str) -> Call[LeadDeleted]:
     path = f"/leads/{_segment('lead_id', lead_id)}"
-    parse = _lenient_parser(LeadDeleted)
+    parse = _lenient_parser(_lazy_models.LeadDeleted)
 
     def parse_deleted(content: bytes) -> LeadDeleted:
         deleted = parse(content)
@@ -270,17 +271,18 @@ def re_enrich(lead_id: str) -> Call[LeadOut]:
     return Call(
         "POST",
         f"/leads/{segment}/re-enrich",
-        _json_parser(LeadOut),
-        check_charged=check,
+        _json_parser(_lazy_models.LeadOut),
+        charge_hint=check,
         runs_enrichment=True,
     )
 
 
 def get_job(job_id: str) -> Call[JobOut]:
-    return Call("GET", f"/jobs/{_segment('job_id', job_id)}", _json_parser(JobOut))
+    return Call("GET", f"/jobs/{_segment('job_id', job_id)}", _json_parser(_lazy_models.JobOut))
 
 
-def _known_keywords(method: str, person: Mapping[str, object]) -> None:
+def _person_body(method: str, model: type[M], what: str, person: Mapping[str, object]) -> bytes:
+    """The JSON body of a search for a person, its keywords checked as a signature would."""
     # A keyword the signature does not name is a TypeError, as Python raises for any
     # function (and as a type checker reports through PersonQuery).
     unknown = [name for name in person if name not in PersonQuery.__annotations__]
@@ -292,21 +294,28 @@ def _known_keywords(method: str, person: Mapping[str, object]) -> None:
             f"; did you mean {close[0]}?" if close else f"; it takes {', '.join(PersonQuery.__annotations__)}"
         )
         raise TypeError(f"{method}() got an unexpected keyword argument {unknown[0]!r}{hint}")
+    return _validated(model, what, **person).model_dump_json(exclude_none=True).encode()
 
 
 def find_email(**person: Unpack[PersonQuery]) -> Call[EmailFindOut]:
-    _known_keywords("email.find", person)
-    query = _validated(EmailFindIn, "email search", **person)
-    body = query.model_dump_json(exclude_none=True).encode()
-    return Call("POST", "/email/find", _json_parser(EmailFindOut), body=body, check_charged=_CHECK_USAGE)
+    body = _person_body("email.find", _lazy_models.EmailFindIn, "email search", person)
+    return Call(
+        "POST", "/email/find", _json_parser(_lazy_models.EmailFindOut), body=body, charge_hint=_CHECK_USAGE
+    )
 
 
 def find_mobile(**person: Unpack[PersonQuery]) -> Call[MobileFindOut]:
-    _known_keywords("mobile.find", person)
-    query = _validated(MobileFindIn, "mobile lookup", **person)
-    body = query.model_dump_json(exclude_none=True).encode()
-    return Call("POST", "/mobile/find", _json_parser(MobileFindOut), body=body, check_charged=_CHECK_USAGE)
+    body = _person_body("mobile.find", _lazy_models.MobileFindIn, "mobile lookup", person)
+    return Call(
+        "POST",
+        "/mobile/find",
+        _json_parser(_lazy_models.MobileFindOut),
+        body=body,
+        charge_hint=_CHECK_USAGE,
+    )
 
 
 def get_mobile(lookup_id: str) -> Call[MobileFindOut]:
-    return Call("GET", f"/mobile/find/{_segment('lookup_id', lookup_id)}", _json_parser(MobileFindOut))
+    return Call(
+        "GET", f"/mobile/find/{_segment('lookup_id', lookup_id)}", _json_parser(_lazy_models.MobileFindOut)
+    )

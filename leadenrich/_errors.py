@@ -7,12 +7,11 @@ import math
 from typing import TYPE_CHECKING, Any, cast
 
 import httpx
-from pydantic import ValidationError
 
-from ._models import ValidationErrorItem
+from . import _lazy_models
 
 if TYPE_CHECKING:
-    from ._models import JobOut, MobileFindOut
+    from ._models import JobOut, MobileFindOut, ValidationErrorItem
 
 __all__ = [
     "APIConnectionError",
@@ -385,8 +384,8 @@ def _validation_items(detail: Any) -> list[ValidationErrorItem]:
     items: list[ValidationErrorItem] = []
     for entry in detail:  # pyright: ignore[reportUnknownVariableType]
         try:
-            items.append(ValidationErrorItem.model_validate(entry))
-        except ValidationError:
+            items.append(_lazy_models.ValidationErrorItem.model_validate(entry))
+        except _lazy_models.ValidationError:
             continue
     return items
 

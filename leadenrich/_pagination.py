@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
-from ._models import LeadPage
+from typing import TYPE_CHECKING
+
 from ._validate import integer
+
+if TYPE_CHECKING:
+    from ._models import LeadPage
 
 __all__ = ["check_page_size", "next_skip"]
 

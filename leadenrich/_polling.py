@@ -1,22 +1,27 @@
 """Waiting for a job or a lookup to reach a terminal state.
 
-The schedule and the deadline are plain objects shared by both clients; the sync and
-async loops around them differ only in how they fetch and sleep.
+The schedule is a plain object shared by both clients, and the wait itself (`poll`) is
+steps (`_steps.py`) that the sync client performs blocking and the async client awaits.
 """
 
 from __future__ import annotations
 
 import threading
 from collections import OrderedDict, deque
-from collections.abc import Awaitable, Callable, Generator
+from collections.abc import Callable, Generator
 from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import Generic, TypeVar
+from typing import TYPE_CHECKING, Generic, TypeVar
 
-from ._clock import ServiceClock
+from . import _lazy_models
+from ._clock import Deadline, ServiceClock
 from ._errors import JobFailedError, LeadEnrichError, PollTimeoutError, RateLimitError
-from ._models import JobOut, LeadOut, MobileFindOut
+from ._steps import Pause, Send, Steps
 from ._validate import seconds
+
+if TYPE_CHECKING:
+    from ._endpoints import Call
+    from ._models import JobOut, LeadOut, MobileFindOut
 
 __all__ = [
     "DEFAULT_JOB_TIMEOUT",
@@ -25,7 +30,6 @@ __all__ = [
     "TYPICAL_SHORTEST_JOB",
     "AgeSchedule",
     "CutShort",
-    "Deadline",
     "JobDurations",
     "Waiter",
 ]
@@ -40,24 +44,7 @@ DEFAULT_POLL_INTERVAL = 1.0
 _GROWTH = 1.5
 _CEILING = 5.0
 
-Polled = TypeVar("Polled", JobOut, MobileFindOut)
-
-
-class Deadline:
-    """A point in the service's time, `timeout` of its seconds from now.
-
-    Every wait made on the way to it (a paced send, a retry's back-off, a poll interval)
-    is checked against it before it starts, so a wait ends by its deadline plus at most
-    one request's own timeout.
-    """
-
-    def __init__(self, timeout: float, clock: ServiceClock) -> None:
-        self.timeout: float = seconds("timeout", timeout, positive=True)
-        self.clock: ServiceClock = clock
-        self._at = clock.now() + self.timeout
-
-    def remaining(self) -> float:
-        return max(0.0, self._at - self.clock.now())
+Polled = TypeVar("Polled", "JobOut", "MobileFindOut")
 
 
 class CutShort(PollTimeoutError):
@@ -214,11 +201,17 @@ class Waiter(Generic[Polled]):
         self._sent_at = deadline.clock.now()
         self.last: Polled | None = None
 
-    def follow(self, durations: JobDurations, job_id: str) -> None:
-        """Poll `job_id` by its age when this client created it (else as an unknown job)."""
+    def follow(self, durations: JobDurations, job_id: str, started: float | None = None) -> None:
+        """Poll `job_id` by its age when this client created it (else as an unknown job).
+
+        `started`: when the job is taken to have begun to run, if later than its creation
+        (it waited in the service's queue for a slot), until a poll shows when it did.
+        """
         born = durations.created_at(job_id)
         if born is not None:
             self._age = _Age(durations, job_id, born)
+            if started is not None:
+                self._age.queued_for = max(0.0, started - born)
 
     def created(self, what: str, first: Polled) -> None:
         """Name what is waited for, and what it was when created (`.last` of a timeout)."""
@@ -245,7 +238,7 @@ class Waiter(Generic[Polled]):
     def observe(self, polled: Polled) -> bool:
         """Record a polled object; True when it is terminal."""
         self.last = polled
-        if self._age is not None and isinstance(polled, JobOut):
+        if self._age is not None and isinstance(polled, _lazy_models.JobOut):
             if polled.is_terminal:
                 self._age.durations.record(polled, self.deadline.clock)
             else:
@@ -278,7 +271,7 @@ class Waiter(Generic[Polled]):
             return 0.0
         age = self.deadline.clock.now() - self._age.born
         first = self._age.durations.schedule.first_age(self._age.durations.shortest())
-        return min(max(0.0, first - age), self.deadline.remaining())
+        return min(max(0.0, self._age.queued_for + first - age), self.deadline.remaining())
 
     def next_delay(self) -> float:
         """How long to sleep before the next poll; PollTimeoutError once the deadline passed."""
@@ -298,7 +291,7 @@ class Waiter(Generic[Polled]):
         schedule = job.durations.schedule
         age = self.deadline.clock.now() - job.born
         first = schedule.first_age(job.durations.shortest())
-        wanted = first
+        wanted = job.queued_for + first
         if job.ran_for is not None:
             # The answer, not the request, is due at `growth` times the age: send it one
             # round trip early (less when pacing made that trip long).
@@ -309,37 +302,21 @@ class Waiter(Generic[Polled]):
 
 
 def _state(last: JobOut | MobileFindOut) -> str:
-    return last.status if isinstance(last, JobOut) else last.state
+    return last.status if isinstance(last, _lazy_models.JobOut) else last.state
 
 
-def wait(fetch: Callable[[Deadline], Polled], waiter: Waiter[Polled]) -> Polled:
-    """Poll `fetch` until it returns a terminal object (blocking)."""
-    clock = waiter.deadline.clock
+def poll(waiter: Waiter[Polled], call: Call[Polled]) -> Steps[Polled]:
+    """Send `call` until it answers a terminal object, on the waiter's schedule."""
     while True:
         try:
             with waiter.sending():
-                polled = fetch(waiter.deadline)
+                polled: Polled = yield Send(call, waiter.deadline)
         except RateLimitError as exc:
-            clock.sleep(waiter.rate_limited(exc))
+            yield Pause(waiter.rate_limited(exc))
             continue
         if waiter.observe(polled):
             return polled
-        clock.sleep(waiter.next_delay())
-
-
-async def async_wait(fetch: Callable[[Deadline], Awaitable[Polled]], waiter: Waiter[Polled]) -> Polled:
-    """Poll `fetch` until it returns a terminal object; cancellable at every await."""
-    clock = waiter.deadline.clock
-    while True:
-        try:
-            with waiter.sending():
-                polled = await fetch(waiter.deadline)
-        except RateLimitError as exc:
-            await clock.asleep(waiter.rate_limited(exc))
-            continue
-        if waiter.observe(polled):
-            return polled
-        await clock.asleep(waiter.next_delay())
+        yield Pause(waiter.next_delay())
 
 
 def lead_of(job: JobOut) -> LeadOut:

@@ -15,7 +15,7 @@ import logging
 import os
 import threading
 import time
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
 from ._errors import LeadEnrichError
 from ._redis_scripts import ACQUIRE, RENEW, RESERVE
@@ -29,6 +29,10 @@ __all__ = ["AsyncSharedSlots", "SharedPacing", "SharedSlots", "key_base"]
 logger = logging.getLogger("leadenrich")
 
 Bucket = Literal["sync", "async"]
+T = TypeVar("T")
+
+# The registered scripts, by their place in a connection's tuple (after the client).
+_RESERVE, _ACQUIRE, _RENEW = 1, 2, 3
 
 
 def key_base(prefix: str, api_key: str) -> str:
@@ -70,11 +74,13 @@ class _Link:
                 exc,
             )
 
-    def answered(self) -> None:
+    def answered(self, answer: T) -> T:
+        """Redis's `answer`, noted (and logged when Redis was down until now)."""
         with self._lock:
             was_down, self._down_until = self._down_until is not None, None
         if was_down:
             logger.info("the shared budget at %s answers again", masked_url(self._budget.url))
+        return answer
 
 
 _links: dict[SharedBudget, _Link] = {}
@@ -173,59 +179,55 @@ class SharedPacing:
         # Stopping the renewing thread may wait for a Redis call: not on the event loop.
         await asyncio.to_thread(self.close)
 
-    def _reserve_args(self, bucket: Bucket) -> tuple[list[str], list[str]]:
+    def _run(self, script: int, keys: list[str], args: list[str]) -> Any:
+        """A script's answer; None while Redis is away, or when it does not answer (after the
+        link has decided whether that is an error)."""
+        if not self.link.usable():
+            return None
+        try:
+            answer = self._client()[script](keys=keys, args=args)
+        except self._redis_errors() as exc:
+            self.link.failed(exc)
+            return None
+        return self.link.answered(answer)
+
+    async def _arun(self, script: int, keys: list[str], args: list[str]) -> Any:
+        """`_run` without blocking the event loop."""
+        if not self.link.usable():
+            return None
+        try:
+            answer = await self._async_client()[script](keys=keys, args=args)
+        except self._redis_errors() as exc:
+            self.link.failed(exc)
+            return None
+        return self.link.answered(answer)
+
+    def _reserve_args(self, bucket: Bucket) -> tuple[int, list[str], list[str]]:
         limit, period = self._windows[bucket]
-        return [self._window_keys[bucket]], [str(limit), repr(period)]
+        return _RESERVE, [self._window_keys[bucket]], [str(limit), repr(period)]
 
     def reserve(self, bucket: Bucket) -> float | None:
         """Seconds to wait before sending, or None when Redis is away (pace locally)."""
-        if not self.link.usable():
-            return None
-        keys, args = self._reserve_args(bucket)
-        try:
-            wait = float(self._client()[1](keys=keys, args=args))
-        except self._redis_errors() as exc:
-            self.link.failed(exc)
-            return None
-        self.link.answered()
-        return wait
+        wait = self._run(*self._reserve_args(bucket))
+        return None if wait is None else float(wait)
 
     async def areserve(self, bucket: Bucket) -> float | None:
         """`reserve` without blocking the event loop."""
-        if not self.link.usable():
-            return None
-        keys, args = self._reserve_args(bucket)
-        try:
-            wait = float(await self._async_client()[1](keys=keys, args=args))
-        except self._redis_errors() as exc:
-            self.link.failed(exc)
-            return None
-        self.link.answered()
-        return wait
+        wait = await self._arun(*self._reserve_args(bucket))
+        return None if wait is None else float(wait)
 
-    def _acquire_args(self, token: str) -> tuple[list[str], list[str]]:
-        return [self.slots_key], [str(self.slots), repr(self.budget.lease), token]
+    def _acquire_args(self, token: str) -> tuple[int, list[str], list[str]]:
+        return _ACQUIRE, [self.slots_key], [str(self.slots), repr(self.budget.lease), token]
 
     def try_acquire(self, token: str) -> bool | None:
         """Take a lease for `token`: True, False when all are taken, None when Redis is away."""
-        keys, args = self._acquire_args(token)
-        try:
-            taken = bool(self._client()[2](keys=keys, args=args))
-        except self._redis_errors() as exc:
-            self.link.failed(exc)
-            return None
-        self.link.answered()
-        return taken
+        taken = self._run(*self._acquire_args(token))
+        return None if taken is None else bool(taken)
 
     async def atry_acquire(self, token: str) -> bool | None:
-        keys, args = self._acquire_args(token)
-        try:
-            taken = bool(await self._async_client()[2](keys=keys, args=args))
-        except self._redis_errors() as exc:
-            self.link.failed(exc)
-            return None
-        self.link.answered()
-        return taken
+        """`try_acquire` without blocking the event loop."""
+        taken = await self._arun(*self._acquire_args(token))
+        return None if taken is None else bool(taken)
 
     def drop(self, tokens: list[str]) -> None:
         """Give leases back; one that cannot be given back runs out by itself."""
@@ -240,7 +242,7 @@ class SharedPacing:
         if not tokens:
             return
         try:
-            kept = int(self._client()[3](keys=[self.slots_key], args=[repr(self.budget.lease), *tokens]))
+            kept = int(self._client()[_RENEW](keys=[self.slots_key], args=[repr(self.budget.lease), *tokens]))
         except Exception as exc:  # never let the renewing thread die
             logger.debug("could not renew %d enrichment slot leases: %s", len(tokens), exc)
             return
@@ -281,6 +283,14 @@ class _Leases:
     def new_token(self) -> str:
         self._check_fork()
         return f"{os.getpid()}-{os.urandom(12).hex()}"
+
+    def answered(self, token: str, taken: bool | None) -> bool:
+        """Whether a try for `token` got the slot: its lease `taken`, or Redis away (None),
+        when the local slot is enough. Records the slot then."""
+        if taken is False:
+            return False
+        self.held(token if taken else None)
+        return True
 
     def held(self, token: str | None) -> None:
         """Record a slot taken, with its lease `token`, or None when Redis was away."""
@@ -365,9 +375,7 @@ class SharedSlots:
         token = pacing.leases.new_token()
         try:
             while True:
-                taken = pacing.try_acquire(token) if pacing.link.usable() else None
-                if taken is None or taken:
-                    pacing.leases.held(token if taken else None)
+                if pacing.leases.answered(token, pacing.try_acquire(token)):
                     return True
                 left = None if timeout is None else timeout - (time.monotonic() - start)
                 if not blocking or (left is not None and left <= 0):
@@ -406,9 +414,7 @@ class AsyncSharedSlots:
         token = pacing.leases.new_token()
         try:
             while True:
-                taken = await pacing.atry_acquire(token) if pacing.link.usable() else None
-                if taken is None or taken:
-                    pacing.leases.held(token if taken else None)
+                if pacing.leases.answered(token, await pacing.atry_acquire(token)):
                     return True
                 await _asleep(pacing.poll_interval())
         except BaseException:

@@ -27,7 +27,7 @@ from ._errors import (
 from ._polling import CutShort
 
 if TYPE_CHECKING:
-    from ._polling import Deadline
+    from ._clock import Deadline
 
 __all__ = ["RetryPolicy", "RetryRun"]
 
@@ -80,7 +80,7 @@ class RetryPolicy:
         if retry_after is not None and retry_after > self.max_retry_after:
             return None
         if error.upstream_full:
-            if run.upstream_retries >= self.upstream_full_retries:
+            if run.upstream_retries >= self.upstream_full_retries or not run.call.retry_upstream_full:
                 return None
             run.upstream_retries += 1
             return max(UPSTREAM_FULL_BACKOFF, retry_after or 0.0) + random.uniform(0.0, 0.5)
@@ -112,9 +112,9 @@ def _add_sentence(error: LeadEnrichError, sentence: str) -> None:
 
 def explain_final(error: LeadEnrichError, call: Call[Any], run: RetryRun) -> None:
     """Add what the caller needs to know to the error a call ends with."""
-    if call.check_charged is not None and _ambiguous(error):
+    if call.charge_hint is not None and _ambiguous(error):
         why = _SERVER_ERROR if isinstance(error, InternalServerError) else _LOST_ANSWER
-        _add_sentence(error, f"{why}; {call.check_charged}")
+        _add_sentence(error, f"{why}; {call.charge_hint}")
     elif call.method == "DELETE" and isinstance(error, NotFoundError) and run.sent_ambiguously:
         _add_sentence(error, "An earlier attempt, whose answer was lost, has probably deleted it")
 

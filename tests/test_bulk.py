@@ -401,15 +401,15 @@ async def test_every_lead_is_marked_started_before_it_is_sent(
 
 
 async def test_a_checkpoint_that_cannot_be_written_stops_the_run_before_sending(
-    client: Any, service: FakeEnrich, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    client: Any, service: FakeEnrich, tmp_path: Path
 ) -> None:
-    def broken(self: Checkpoint, key: str, index: int) -> None:
-        raise LeadEnrichError(f"checkpoint {self.path} cannot be written: disk full")
-
-    monkeypatch.setattr(Checkpoint, "started", broken)
-    with pytest.raises(LeadEnrichError, match="disk full"):
-        await call(client.leads.enrich_many(ROWS, checkpoint=tmp_path / "run.jsonl", progress=False))
+    # Its folder is a file: there is nothing to read, and the first line cannot be written.
+    (tmp_path / "taken").write_text("not a folder")
+    path = tmp_path / "taken" / "run.jsonl"
+    result: BulkResult = await call(client.leads.enrich_many(ROWS, checkpoint=path, progress=False))
     assert service.sent == [], "a lead was sent that a rerun would not know to look up"
+    assert [o.status for o in result] == ["skipped"] * len(ROWS)
+    assert all(f"checkpoint {path} cannot be written" in str(o.error) for o in result)
 
 
 def scheduled(path: Path) -> tuple[Plan, Checkpoint, Item]:

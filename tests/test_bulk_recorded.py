@@ -15,6 +15,7 @@ from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
 
 from leadenrich import (
@@ -30,7 +31,7 @@ from leadenrich import (
 )
 from leadenrich._bulk.checkpoint import fingerprint
 from leadenrich.testing import FakeServer
-from tests.helpers import call, scaled_client
+from tests.helpers import api_client, call, lead, scaled_client
 
 pytestmark = pytest.mark.anyio
 
@@ -283,6 +284,71 @@ async def test_a_lost_answer_is_parked_and_the_worker_moves_on(kind: str) -> Non
     assert (lost.status, lost.charged, lost.maybe_charged) == ("enriched", True, False)
     assert posts(server) == 4
     assert result.credits_spent == server.state.charged("enrichment") == 4
+
+
+async def test_a_sync_enrichment_that_timed_out_is_looked_up_at_once(kind: str, server: FakeServer) -> None:
+    # The client waited its whole read timeout (a settle window) for an answer that never
+    # began: the service is done with the lead, so it is looked up before the next lead
+    # is sent, not a settle window after the timeout. The read timeout is the service's
+    # 100 s on its clock (0.2 s), the slow answer a second late.
+    server.fail_next("POST", ENRICH, "slow")
+    client = make_client(kind, server, timeout=httpx.Timeout(5.0, read=server.clock.real_seconds(100)))
+    order: list[int] = []
+    result: BulkResult = await call(
+        client.leads.enrich_many(rows(2), concurrency=1, progress=lambda o: order.append(o.index))
+    )
+    await close(client)
+    assert [f.kind for f in server.state.faults()] == ["slow"]
+    assert order == [0, 1], "the lead whose answer timed out waited a settle window more"
+    lost = result.outcomes[0]
+    assert (lost.status, lost.charged, lost.maybe_charged) == ("enriched", True, False)
+    assert posts(server) == 2
+    assert result.credits_spent == server.state.charged("enrichment") == 2
+
+
+def listings(server: FakeServer) -> int:
+    return sum(1 for r in server.state.requests() if r.path == "/api/v1/leads")
+
+
+async def test_a_lost_job_is_looked_up_once_when_the_runs_jobs_are_quick(
+    kind: str, server: FakeServer, client: Any
+) -> None:
+    # Nothing was created, which no lookup can tell from a job still running: the run's
+    # other job took far less than a settle window, so one look settles it.
+    server.fail_next("POST", ENRICH, "server_error", status=502)
+    result: BulkResult = await call(
+        client.leads.enrich_many(rows(2), strategy="async", concurrency=1, progress=False)
+    )
+    lost, other = result
+    assert (lost.status, lost.maybe_charged) == ("failed", True)
+    assert isinstance(lost.error, InternalServerError)
+    assert (other.status, other.charged) == ("enriched", True)
+    assert listings(server) == 1, "looked up again, though no job of the run was slow"
+    assert server.state.charged("enrichment") == 1
+
+
+async def test_a_lost_job_queued_behind_other_work_is_looked_up_until_found(kind: str) -> None:
+    # One platform slot, and five jobs of 30 s of another account ahead: the run's lost
+    # job ends 180 s after the run starts, past its first look (100 s after it was sent).
+    # The run's other job, queued behind it, has then been waiting about as long: so the
+    # lost one is looked up again, a settle window later, rather than reported maybe
+    # charged. At 1 % of real time, so that the run's start (up to 0.5 s here) stays
+    # well within the 100 s between the looks.
+    with FakeServer(time_scale=0.01, max_concurrent_enrichments=1, enrichment_seconds=(30.0, 30.0)) as server:
+        with api_client(server, server.add_key()) as other:
+            for i in range(5):
+                created = other.post("/leads/enrich", json={"lead": lead(f"elsewhere{i}.com")})
+                assert created.status_code == 202
+        server.fail_next("POST", ENRICH, "drop_after")
+        client = make_client(kind, server)
+        result: BulkResult = await call(
+            client.leads.enrich_many(rows(2), strategy="async", concurrency=2, progress=False)
+        )
+        await close(client)
+        assert [(o.status, o.charged, o.maybe_charged) for o in result] == [("enriched", True, False)] * 2
+        assert listings(server) == 2, "the lost job was not looked for until it could have ended"
+        assert posts(server) == 5 + 2
+        assert_charged_once(server)
 
 
 async def test_a_stop_leaves_parked_leads_to_the_rerun_which_finds_them(

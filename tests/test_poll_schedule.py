@@ -11,7 +11,8 @@ import httpx
 import pytest
 import respx
 
-from leadenrich import PollTimeoutError
+from leadenrich import JobOut, PollTimeoutError
+from leadenrich._polling import Deadline, JobDurations, Waiter
 from leadenrich.testing import ManualClock
 from tests.helpers import call, job_out, lead_out
 
@@ -109,6 +110,20 @@ async def test_a_queued_job_is_polled_again_when_it_may_have_run_long_enough(
     # Queued at 22, 44, 66 and 88 s of age; started at 100, first seen running at 110.
     assert clock.sleeps[:5] == [22.0, 22.0, 22.0, 22.0, 22.0]
     assert jobs.polls["j0"] <= 10
+
+
+def test_a_job_taken_to_start_late_is_first_polled_by_that_start() -> None:
+    clock = ManualClock()
+    durations = JobDurations()
+    durations.created("j0", clock.now())
+    clock.advance(8)  # queued behind busy slots until one of them freed
+    late = Waiter[JobOut]("job", Deadline(300, clock), None, None)
+    late.follow(durations, "j0", started=clock.now())
+    assert late.until_first_poll() == pytest.approx(22.0)
+    assert late.next_delay() == pytest.approx(22.0)
+    by_creation = Waiter[JobOut]("job", Deadline(300, clock), None, None)
+    by_creation.follow(durations, "j0")
+    assert by_creation.next_delay() == pytest.approx(14.0)
 
 
 async def test_quicker_jobs_are_learnt_and_then_noticed_within_a_tenth(

@@ -26,6 +26,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+import leadenrich
 from leadenrich import (
     AsyncLeadEnrich,
     LeadDict,
@@ -476,7 +477,10 @@ CONSTRUCTOR = {
 def parameter_names(method: Any) -> set[str]:
     """The keywords a method takes, those of a `**kwargs: Unpack[SomeTypedDict]` included."""
     names: set[str] = set()
-    hints = get_type_hints(method, include_extras=True)
+    # The SDK imports the models it names in annotations for type checkers only, so that
+    # importing a client defines none: the public names resolve them here.
+    public = {name: getattr(leadenrich, name) for name in leadenrich.__all__}
+    hints = get_type_hints(method, localns=public, include_extras=True)
     for parameter in inspect.signature(method).parameters.values():
         if parameter.kind is inspect.Parameter.VAR_KEYWORD:
             (typed_dict,) = get_args(hints[parameter.name])

@@ -27,7 +27,7 @@ from leadenrich import (
 from leadenrich._ratelimit import Pacer
 from leadenrich.testing import FakeServer
 from tests.redis_server import RedisServer
-from tests.shared_budget_workers import hold_enrichment_slots, paced_calls
+from tests.shared_budget_workers import book_places, hold_enrichment_slots, paced_calls
 
 # Worker processes forked from a server process that has imported the SDK and the workers
 # once, not spawned: each spawned worker imported them anew, 0.36 s of CPU apiece. A fork of
@@ -140,40 +140,63 @@ def test_with_options_copies_book_in_the_same_redis_window(
         assert server.state.status_counts(server.api_key) == {200: 3}
 
 
-def _run_workers(kind: str, server: FakeServer, limits: RateLimits | None, processes: int, calls: int) -> int:
+def _run(target: Any, processes: int, *args: Any) -> list[Any]:
+    """Run `processes` workers, all let go at once by one event; what each one put out."""
     go = PROCESSES.Event()
     out = PROCESSES.Queue()
-    workers = [
-        PROCESSES.Process(target=paced_calls, args=(kind, server.url, server.api_key, limits, calls, go, out))
-        for _ in range(processes)
-    ]
+    workers = [PROCESSES.Process(target=target, args=(*args, go, out)) for _ in range(processes)]
     for worker in workers:
         worker.start()
     go.set()
-    limited = sum(out.get(timeout=120) for _ in workers)
+    results = [out.get(timeout=120) for _ in workers]
     for worker in workers:
         worker.join(30)
         assert worker.exitcode == 0
-    return limited
+    return results
+
+
+def test_processes_booking_at_once_never_book_more_than_the_limit_in_any_window(redis_url: str) -> None:
+    # The exact property, free of how fast this machine delivers requests: 4 processes book
+    # 15 places each, all at once, in one 10-a-window budget. Only booked, never waited
+    # for, so the window can be long: its 12 s of margin dwarf any booking's round trip.
+    limits = RateLimits(sync_per_minute=10, period=600, shared=SharedBudget(redis_url, on_failure="raise"))
+    booked = sorted(place for places in _run(book_places, 4, limits, 15) for place in places)
+    assert len(booked) == 60
+    # Any 11 places in a row span more than the service's window, however the bounds fall.
+    assert all(later[0] - earlier[1] >= 600 for earlier, later in zip(booked, booked[10:], strict=False))
+    # ...and no further apart than the client's window (612.05 s) needs: 60 places fill 6
+    # windows, so the last is 5 windows after the first (plus the time taken to book).
+    assert booked[-1][1] - booked[0][0] < 5 * 612.1 + 10
+
+
+def _paced_calls(
+    kind: str, server: FakeServer, limits: RateLimits, max_retries: int
+) -> tuple[int, dict[int, int]]:
+    """4 processes x 30 calls on a 60-a-window key, all started at once: the 429s the
+    workers were left with, and the statuses the server answered."""
+    args = (kind, server.url, server.api_key, limits, 30, max_retries)
+    limited = sum(_run(paced_calls, 4, *args))
+    return limited, server.state.status_counts(server.api_key)
 
 
 @pytest.mark.parametrize("kind", ["sync", "async"])
-def test_four_processes_on_one_key_never_exceed_the_limit(redis_url: str, kind: str) -> None:
-    # 4 processes x 30 calls on a 60-a-window key (2.4 s windows): 2 windows' worth, all
-    # started at once.
+def test_four_processes_on_one_key_share_its_budget(redis_url: str, kind: str) -> None:
+    # Real time: a burst of 60 reaches the server spread over however long this machine
+    # takes to deliver it, so a rare 429 is possible at the window's edge; what holds on
+    # any machine is that every call succeeds once (the exact booking is checked above).
     with FakeServer(time_scale=0.04) as server:
         limits = replace(server.rate_limits, shared=SharedBudget(redis_url))
-        limited = _run_workers(kind, server, limits, processes=4, calls=30)
+        limited, counts = _paced_calls(kind, server, limits, max_retries=2)
         assert limited == 0
-        assert server.state.status_counts(server.api_key) == {200: 120}
+        assert counts[200] == 120
 
 
 def test_without_the_shared_budget_the_same_processes_meet_429s() -> None:
-    # The control of the test above: each process paces only itself.
+    # The control of the tests above: each process paces only itself, so the 120 calls
+    # all go in the first window and at least 60 are refused.
     with FakeServer(time_scale=0.04) as server:
-        limited = _run_workers("sync", server, server.rate_limits, processes=4, calls=30)
-        counts = server.state.status_counts(server.api_key)
-        assert limited == counts[429] > 0
+        limited, counts = _paced_calls("sync", server, server.rate_limits, max_retries=0)
+        assert limited == counts[429] >= 60
         assert counts[200] + counts[429] == 120
 
 

@@ -2,10 +2,17 @@
 
 from __future__ import annotations
 
+import ast
 import inspect
+from pathlib import Path
+from types import ModuleType
 from typing import Any
 
+import pytest
+
 import leadenrich
+import leadenrich._models
+import leadenrich.testing
 from leadenrich import AsyncLeadEnrich, LeadEnrich
 
 NAMESPACES = ("leads", "jobs", "email", "mobile")
@@ -99,3 +106,26 @@ def test_public_api_names_are_exported() -> None:
     assert [n for n in names if not hasattr(leadenrich, n)] == []
     assert issubclass(leadenrich.InvalidRequestError, ValueError)
     assert issubclass(leadenrich.APITimeoutError, leadenrich.APIConnectionError)
+
+
+def type_checking_imports(package: ModuleType) -> dict[str, str]:
+    """What the package imports for type checkers only: each name and its module."""
+    assert package.__file__ is not None
+    tree = ast.parse(Path(package.__file__).read_text(encoding="utf-8"))
+    [block] = [
+        node for node in tree.body if isinstance(node, ast.If) and ast.unparse(node.test) == "TYPE_CHECKING"
+    ]
+    return {
+        alias.asname or alias.name: "." * node.level + (node.module or "")
+        for node in block.body
+        if isinstance(node, ast.ImportFrom)
+        for alias in node.names
+    }
+
+
+@pytest.mark.parametrize("package", [leadenrich, leadenrich._models, leadenrich.testing])
+def test_type_checkers_see_the_names_the_package_loads(package: ModuleType) -> None:
+    # Each name is written twice: imported for type checkers (which cannot read a table),
+    # and in the table the package loads it by at run time. They must agree.
+    assert type_checking_imports(package) == package._SOURCES
+    assert set(package._SOURCES) <= set(package.__all__)

@@ -21,12 +21,13 @@ from concurrent.futures import Future
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
-from pydantic import ValidationError
-
+from .. import _lazy_models
 from .._errors import LeadEnrichError
-from .._models import LeadIn, LeadOut
+
+if TYPE_CHECKING:
+    from .._models import LeadIn, LeadOut
 
 __all__ = ["Checkpoint", "Resume", "fingerprint"]
 
@@ -34,7 +35,7 @@ __all__ = ["Checkpoint", "Resume", "fingerprint"]
 def fingerprint(lead: LeadIn) -> str:
     """A stable key for a lead's content (the same lead twice gets the same key)."""
     # Only LeadIn's own fields: the server's echo of a lead may carry extra ones.
-    fields = lead.model_dump(include=set(LeadIn.model_fields), exclude_none=True)
+    fields = lead.model_dump(include=set(_lazy_models.LeadIn.model_fields), exclude_none=True)
     canonical = json.dumps(fields, sort_keys=True, separators=(",", ":"))
     return hashlib.sha256(canonical.encode()).hexdigest()[:20]
 
@@ -43,7 +44,7 @@ def fingerprint(lead: LeadIn) -> str:
 class Resume:
     """What an earlier run left: leads done, jobs to poll, leads that may have been charged."""
 
-    done: dict[str, LeadOut] = field(default_factory=dict[str, LeadOut])
+    done: dict[str, LeadOut] = field(default_factory=dict[str, "LeadOut"])
     """Keys of leads enriched earlier, with their record."""
     jobs: dict[str, str] = field(default_factory=dict[str, str])
     """Keys of leads whose job was created but not seen to its end, with the job's id."""
@@ -118,8 +119,8 @@ class Checkpoint:
     def _apply_finished(key: str, entry: Any, resume: Resume) -> None:
         if entry.get("lead") is not None:
             try:
-                resume.done[key] = LeadOut.model_validate(entry["lead"])
-            except ValidationError:
+                resume.done[key] = _lazy_models.LeadOut.model_validate(entry["lead"])
+            except _lazy_models.ValidationError:
                 return
         elif entry.get("maybe_charged"):
             resume.lost[key] = datetime.fromisoformat(entry["at"])

@@ -4,16 +4,20 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from importlib import import_module
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from .._models import LeadIn
+from .. import _lazy_models
+
+if TYPE_CHECKING:
+    from .._models import LeadIn
+
 
 __all__ = ["input_columns", "records_frame"]
 
 
 def input_columns(given: LeadIn | Mapping[str, Any]) -> dict[str, Any]:
     """A row's input as `input_*` columns (the raw mapping of an invalid row)."""
-    fields = given.model_dump() if isinstance(given, LeadIn) else dict(given)
+    fields = given.model_dump() if isinstance(given, _lazy_models.LeadIn) else dict(given)
     return {f"input_{key}": value for key, value in fields.items()}
 
 

@@ -5,12 +5,15 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from typing import Any, cast
+from typing import TYPE_CHECKING, Any, cast
 
+from .. import _lazy_models
 from .._endpoints import coerce_lead
 from .._errors import InvalidRequestError
-from .._models import LeadIn
 from .checkpoint import fingerprint
+
+if TYPE_CHECKING:
+    from .._models import LeadIn
 
 __all__ = ["Item", "read_items"]
 
@@ -75,7 +78,7 @@ def _frame_rows(frame: Any, records: list[dict[str, Any]]) -> list[Any]:
             f"the DataFrame has no {' or '.join(absent)} column (it has: {', '.join(columns) or 'none'}); "
             "rename the columns to LeadIn's field names"
         )
-    fields = set(LeadIn.model_fields)
+    fields = set(_lazy_models.LeadIn.model_fields)
     return [{k: v for k, v in record.items() if k in fields and not _missing(v)} for record in records]
 
 

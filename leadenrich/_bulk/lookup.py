@@ -14,6 +14,7 @@ from __future__ import annotations
 import random
 from collections.abc import Iterable
 from datetime import datetime, timedelta, timezone
+from typing import TYPE_CHECKING
 
 from .._errors import (
     APIConnectionError,
@@ -22,9 +23,11 @@ from .._errors import (
     LeadEnrichError,
     RateLimitError,
 )
-from .._models import LeadOut, LeadPage
 from .._pagination import next_skip
 from .checkpoint import fingerprint
+
+if TYPE_CHECKING:
+    from .._models import LeadOut, LeadPage
 
 __all__ = ["PAGE_SIZE", "Scan"]
 

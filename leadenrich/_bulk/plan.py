@@ -8,6 +8,10 @@ sends: the runners do, and only that.
 A lead's life: pending -> sent -> enriched, failed, or parked (its answer was lost:
 looked up once the service must be done with it) -> enriched or maybe charged. A lead
 with a known job id is never sent again: a rerun polls its job.
+
+"Done with it" is counted from when the request reached the service at the latest. A sync
+enrichment takes at most the settle window; a job may first wait in the service's queue,
+so a lost job is given as long as the longest this run's own jobs have been seen to take.
 """
 
 from __future__ import annotations
@@ -20,13 +24,16 @@ from collections.abc import Iterator, Sequence
 from concurrent.futures import Future
 from dataclasses import dataclass, replace
 from datetime import datetime, timezone
-from typing import Literal
+from typing import TYPE_CHECKING, Literal, cast
+
+import httpx
 
 from .._clock import ServiceClock
 from .._config import LONG_RUNNING_READ_TIMEOUT
 from .._errors import (
     APIConnectionError,
     APIResponseValidationError,
+    APITimeoutError,
     AuthenticationError,
     InternalServerError,
     JobFailedError,
@@ -36,13 +43,15 @@ from .._errors import (
     QuotaExceededError,
     RateLimitError,
 )
-from .._models import JobOut, LeadOut
 from .._polling import lead_of
 from .._retry import UPSTREAM_FULL_BACKOFF
 from .checkpoint import Checkpoint, Resume
 from .inputs import Item
 from .lookup import Scan
 from .results import BulkOutcome
+
+if TYPE_CHECKING:
+    from .._models import JobOut, LeadOut
 
 logger = logging.getLogger("leadenrich")
 
@@ -72,6 +81,10 @@ _RATE_LIMITED_ROUNDS = 10
 # passing fault, or a wait that ran out (the job is paid for; a rerun would poll it too).
 _PASSING = (APIConnectionError, InternalServerError, APIResponseValidationError, PollTimeoutError)
 _POLL_TRIES = 3
+# A lead whose job creation answer was lost is looked up at most this often: again while
+# one of the run's own jobs has taken at least _AS_LONG of the time the lost one has had.
+_JOB_LOOKS = 3
+_AS_LONG = 0.9
 # A pause (a 429's, a lookup's retry) checks this often whether the run was stopped.
 _PAUSE_STEP = 1.0
 
@@ -115,6 +128,8 @@ class Parked:
     """When its request may first have left: a record created before is not its own."""
     due: float
     """When (on the client's service clock) the service must be done with it."""
+    reached: float
+    """When (on the same clock) its request had reached the service at the latest."""
     error: LeadEnrichError | None
     """What this run met; None for a lead an earlier run left."""
     looks: int = 1
@@ -146,12 +161,13 @@ class Plan:
         checkpoint: Checkpoint | None,
         clock: ServiceClock,
         service: ServiceTimes = SERVICE,
-        looks: int = 1,
+        jobs: bool = False,
     ) -> None:
-        """`looks`: how many lookups a lead whose answer was lost gets, a settle window
-        apart, before it is reported maybe charged."""
+        """`jobs`: the leads are sent as jobs (the `async` strategy), which may wait in the
+        service's queue before they run."""
         self._checkpoint = checkpoint
-        self._looks = looks
+        self._as_jobs = jobs
+        self._looks = _JOB_LOOKS if jobs else 1
         self._max_credits = max_credits
         self._service = service
         self._clock = clock
@@ -165,6 +181,8 @@ class Plan:
         self._parked: list[Parked] = []
         self._copies: dict[int, list[Item]] = {}
         self._jobs: dict[str, str] = {}
+        self._job_times: dict[str, tuple[float, float | None]] = {}
+        """This run's jobs: when each was created and, once seen, when it ended."""
         self._sent: dict[str, datetime] = {}
         self._rounds: dict[str, int] = {}
         self.claimed: list[str] = []
@@ -191,13 +209,14 @@ class Plan:
                 since = resume.uncertain[item.key]
                 latest = max(since, resume.lost.get(item.key, since))
                 # The checkpoint's times are the wall clock's: real seconds ago, converted.
-                wait = (latest - wall).total_seconds() / self._clock.scale + self._service.settle
-                self._parked.append(Parked(item, since, now + max(0.0, wait), None))
+                reached = now + (latest - wall).total_seconds() / self._clock.scale
+                due = max(now, reached + self._service.settle)
+                self._parked.append(Parked(item, since, due, reached, None))
                 logger.info(
                     "lead %d: an earlier run sent it without hearing back; looking it up in %.0f s, "
                     "once the service must be done with it, while the other leads go on",
                     item.index,
-                    max(0.0, wait),
+                    due - now,
                 )
             else:
                 self._pending.append(item)
@@ -318,6 +337,7 @@ class Plan:
         polling (the job id on disk), or None."""
         with self._lock:
             self._jobs[item.key] = job_id
+            self._job_times[item.key] = (self._clock.now(), None)
         return self._checkpoint.job(item.key, job_id) if self._checkpoint is not None else None
 
     # Answers.
@@ -337,17 +357,17 @@ class Plan:
             self._reserved -= 1
             job_id = self._jobs.get(item.key)
             if job_id is None and is_ambiguous(error):
-                # Wait only for a lost connection: an answer that came (a 5xx, a broken
-                # 2xx) means the service is done with it.
-                wait = self._service.settle if isinstance(error, APIConnectionError) else 0.0
+                now = self._clock.now()
+                reached = now - _waited(error, self._clock)
+                due = self._done_by(reached, answered=not isinstance(error, APIConnectionError))
                 self._maybe += 1
-                self._parked.append(Parked(item, self._sent[item.key], self._clock.now() + wait, error))
+                self._parked.append(Parked(item, self._sent[item.key], max(now, due), reached, error))
                 logger.info(
                     "lead %d: its answer was lost (%s); looking it up in %.0f s, once the service "
                     "must be done with it",
                     item.index,
                     type(error).__name__,
-                    wait,
+                    max(0.0, due - now),
                 )
                 parked = True
             else:
@@ -478,11 +498,10 @@ class Plan:
                     f"be checked for it ({error}); run again to look once more"
                 )
                 outcomes += self._with_copies([self._maybe_charged(item, parked.error or why, None)])
-            elif fresh and parked.looks < self._looks:
-                # Not stored yet: a job may wait in the service's queue well past the time
-                # a sync enrichment takes.
+            elif fresh and parked.looks < self._looks and (due := self._look_again(parked)) is not None:
+                # Not stored yet, and this run's jobs take about as long as it has had:
+                # it may still wait in the service's queue.
                 with self._lock:
-                    due = self._clock.now() + self._service.settle
                     self._parked.append(replace(parked, due=due, looks=parked.looks + 1))
             elif fresh:
                 assert parked.error is not None
@@ -507,6 +526,9 @@ class Plan:
         return self._with_copies([outcome])
 
     def _record(self, item: Item, outcome: BulkOutcome, *, maybe_charged: bool) -> None:
+        with self._lock:
+            if (times := self._job_times.get(item.key)) is not None and times[1] is None:
+                self._job_times[item.key] = (times[0], self._clock.now())
         if self._checkpoint is not None:
             self._checkpoint.finished(
                 item.key, item.index, outcome.status, outcome.lead, outcome.error, maybe_charged
@@ -526,6 +548,46 @@ class Plan:
                 for copy in copies
             ]
         return every
+
+    # When the service must be done with a request.
+
+    def _done_by(self, reached: float, *, answered: bool) -> float:
+        """When the service must be done with a request that reached it by `reached` (the
+        lock held): at once for a sync enrichment that was answered, a settle window later
+        for one whose connection was lost, and for a job as long as this run's jobs take."""
+        if self._as_jobs:
+            return reached + max(self._service.settle, self._job_span())
+        return reached if answered else reached + self._service.settle
+
+    def _job_span(self) -> float:
+        """The longest any of this run's jobs has taken from creation to its end, counting
+        those not seen to end yet by their age (the lock held)."""
+        now = self._clock.now()
+        return max(
+            ((end if end is not None else now) - start for start, end in self._job_times.values()),
+            default=0.0,
+        )
+
+    def _look_again(self, parked: Parked) -> float | None:
+        """When to look for a lost job again, or None once the service must be done with
+        it: none of this run's jobs has taken nearly as long as the lost one has had."""
+        with self._lock:
+            now = self._clock.now()
+            if self._job_span() < _AS_LONG * (now - parked.reached):
+                return None
+            return now + self._service.settle
+
+
+def _waited(error: LeadEnrichError, clock: ServiceClock) -> float:
+    """Service seconds the request had been with the service when `error` came: a read
+    timeout means no answer began for that long after the request was sent."""
+    if isinstance(error, APITimeoutError) and isinstance(error.__cause__, httpx.ReadTimeout):
+        limits: object = error.request.extensions.get("timeout")
+        if isinstance(limits, dict):
+            read = cast("dict[str, object]", limits).get("read")
+            if isinstance(read, (int, float)):
+                return float(read) / clock.scale
+    return 0.0
 
 
 def _status(lead: LeadOut) -> Literal["enriched", "deduped"]:

@@ -1,8 +1,8 @@
 """What a bulk run would charge, worked out before it runs.
 
-Nothing here sends or waits. The leads resource reads the usage and the listing through
-the client and hands each answer over; this module classifies the rows, decides which
-page of the listing to read next, and sums up. The rows are read and validated exactly as
+Nothing here sends or waits. `preview` asks for the usage and the listing as steps, which
+the client performs and answers; this module classifies the rows, decides which page of
+the listing to read next, and sums up. The rows are read and validated exactly as
 `enrich_many` reads them, and the checkpoint through the checkpoint's own reader.
 """
 
@@ -13,42 +13,40 @@ import os
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timezone
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from typing_extensions import TypeIs
 
+from .. import _lazy_models
 from .._endpoints import Call, list_leads
+from .._endpoints import usage as usage_call
 from .._errors import InvalidRequestError
-from .._models import LeadIn, LeadPage, UsageOut
 from .._pagination import next_skip
+from .._steps import Send, Steps
 from .._validate import integer
 from .checkpoint import Checkpoint, Resume, fingerprint
 from .frames import input_columns, records_frame
 from .inputs import read_items
+from .options import MaxCredits
+from .scan_progress import ScanProgress, scan_reporter
+
+if TYPE_CHECKING:
+    from .._models import LeadIn, LeadPage, UsageOut
 
 __all__ = [
-    "DEFAULT_MAX_STORED",
     "BulkPreview",
     "Draft",
-    "MaxCredits",
     "PreviewRow",
     "PreviewStatus",
     "StoredScan",
     "credits_left",
+    "preview",
     "wants_auto",
 ]
 
 PreviewStatus = Literal["invalid", "duplicate", "checkpoint", "stored", "new"]
 """What a bulk run would do with a row: refuse it, share an earlier row's result, take it
 from the checkpoint, get the stored record back free, or enrich it (one credit at most)."""
-
-MaxCredits = int | Literal["auto"] | None
-"""`enrich_many(max_credits=...)`: a number of credits, `"auto"` for what the account has
-left (read from `usage()` before the run starts), or None for no limit."""
-
-DEFAULT_MAX_STORED = 10_000
-"""How many stored leads a preview reads at most by default: 100 pages, under two minutes
-at the sync budget of 60 requests a minute."""
 
 # Pages of the listing as large as the bulk runner's lookups ask for.
 _PAGE_SIZE = 100
@@ -312,7 +310,9 @@ class BulkPreview:
             if self.listing_complete:
                 return "the account has no stored lead"
             looked_for = any(
-                row.status in ("new", "stored") and isinstance(row.input, LeadIn) and row.input.email
+                row.status in ("new", "stored")
+                and isinstance(row.input, _lazy_models.LeadIn)
+                and row.input.email
                 for row in self.rows
             )
             return "no stored lead was read: " + (
@@ -496,7 +496,9 @@ class Draft:
         wanted = {
             row.input.email
             for row in rows
-            if row.status == "new" and isinstance(row.input, LeadIn) and row.input.email is not None
+            if row.status == "new"
+            and isinstance(row.input, _lazy_models.LeadIn)
+            and row.input.email is not None
         }
         return cls(rows, max_stored, wanted)
 
@@ -508,7 +510,7 @@ class Draft:
         emails: dict[str, int] = {}
         rows: list[PreviewRow] = []
         for row in self.rows:
-            email = row.input.email if isinstance(row.input, LeadIn) else None
+            email = row.input.email if isinstance(row.input, _lazy_models.LeadIn) else None
             if row.status == "new" and email is not None and email in scan.found:
                 row = replace(row, status="stored", stored_lead_id=scan.found[email], sent_before=False)
             elif row.status == "new" and email is not None and email in emails:
@@ -517,3 +519,18 @@ class Draft:
                 emails.setdefault(email, row.index)
             rows.append(row)
         return BulkPreview(rows, usage, scan.read, scan.oldest, scan.complete)
+
+
+def preview(draft: Draft, progress: ScanProgress) -> Steps[BulkPreview]:
+    """`preview_many`: the usage, then the listing page by page, as steps for either client."""
+    usage: UsageOut = yield Send(usage_call())
+    scan = draft.scan()
+    if (call := scan.next_call()) is not None:
+        shown = scan_reporter(progress)
+        try:
+            while call is not None:
+                shown.update(scan.take((yield Send(call))))
+                call = scan.next_call()
+        finally:
+            shown.close()
+    return draft.result(usage, scan)

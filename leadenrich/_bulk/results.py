@@ -5,12 +5,15 @@ from __future__ import annotations
 import json
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
+from .. import _lazy_models
 from .._display import brief, html_table, shorten
 from .._errors import APIStatusError, LeadEnrichError
-from .._models import LeadIn, LeadOut
 from .frames import input_columns, records_frame
+
+if TYPE_CHECKING:
+    from .._models import LeadIn, LeadOut
 
 __all__ = ["BulkOutcome", "BulkResult", "Status"]
 
@@ -260,7 +263,7 @@ _HTML_COLUMNS = ("#", "status", "company", "domain", "lead", "score", "error")
 
 def _given(outcome: BulkOutcome, name: str) -> object:
     given = outcome.input
-    return getattr(given, name, None) if isinstance(given, LeadIn) else given.get(name)
+    return getattr(given, name, None) if isinstance(given, _lazy_models.LeadIn) else given.get(name)
 
 
 def _record(outcome: BulkOutcome) -> dict[str, Any]:

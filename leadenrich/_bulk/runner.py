@@ -1,6 +1,6 @@
 """Running a bulk enrichment: a thread pool for the sync client, tasks for the async one.
 
-Both runners keep `concurrency` tasks in flight, perform the I/O each task's work asks
+Both runners keep `Batch.tasks` tasks in flight, perform the I/O each task's work asks
 for, sleep while the Plan has nothing to start yet, and stream each outcome as it
 settles. Every decision is the Plan's; the work of a task is written once (steps.py).
 """
@@ -9,20 +9,25 @@ from __future__ import annotations
 
 import contextlib
 import sys
-from collections.abc import AsyncGenerator, Awaitable, Callable, Generator, Iterable, Iterator
+from collections.abc import AsyncGenerator, Callable, Generator, Iterable, Iterator
 from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
 
-from .._clock import ServiceClock
+from .. import _endpoints
+from .._clock import Deadline, ServiceClock
 from .._errors import InvalidRequestError, LeadEnrichError
-from .._models import JobOut, LeadIn, LeadOut, LeadPage
+from .._job_steps import enrich_and_wait, wait_job
+from .._polling import DEFAULT_JOB_TIMEOUT, Waiter
+from .._steps import Pause, Send, Steps, Written
 from .._validate import integer, seconds
 from .checkpoint import Checkpoint, Resume
 from .inputs import Item, read_items
+from .options import DEFAULT_CONCURRENCY, MaxCredits, Strategy
 from .plan import Plan, Task
-from .preview import MaxCredits, wants_auto
+from .preview import credits_left, wants_auto
 from .progress import ProgressOption, Reporter, reporter
+from .queue_ahead import QueueAhead, places_ahead
 from .results import BulkOutcome
 from .steps import Driver
 
@@ -30,39 +35,10 @@ if TYPE_CHECKING:
     import asyncio
     import os
 
-__all__ = ["AsyncService", "Batch", "Service", "Strategy", "aiterate", "iterate", "prepare"]
+    from .._models import JobOut, LeadOut
+    from .._resources._link import AsyncLink, Link, SyncLink
 
-Strategy = Literal["sync", "async"]
-"""`sync`: one blocking enrich request per lead. `async`: create a job, then poll it."""
-
-_JOB_LOOKS = 3
-
-
-@dataclass(frozen=True)
-class Service:
-    """The calls the sync runner makes."""
-
-    enrich: Callable[[LeadIn, Callable[[str], None]], LeadOut]
-    """Enrich a lead; the callable it is given records a job id before the first poll."""
-    poll: Callable[[str], JobOut]
-    """Poll a job to its end."""
-    page: Callable[[int, int], LeadPage]
-    """One page of stored leads: (limit, skip)."""
-    credits_left: Callable[[], int | None]
-    """What the account can still spend (`max_credits="auto"`), None for no limit."""
-    clock: ServiceClock
-    """The client's clock: the run's waits count the service's seconds on it."""
-
-
-@dataclass(frozen=True)
-class AsyncService:
-    """The calls the async runner awaits; see Service."""
-
-    enrich: Callable[[LeadIn, Callable[[str], Awaitable[None]]], Awaitable[LeadOut]]
-    poll: Callable[[str], Awaitable[JobOut]]
-    page: Callable[[int, int], Awaitable[LeadPage]]
-    credits_left: Callable[[], Awaitable[int | None]]
-    clock: ServiceClock
+__all__ = ["Batch", "aiterate", "iterate", "prepare"]
 
 
 @dataclass(frozen=True)
@@ -75,25 +51,39 @@ class Batch:
     concurrency: int
     progress: ProgressOption
     strategy: Strategy
+    poll_interval: float | None = None
+    ahead: QueueAhead | None = None
+    """The jobs the async strategy keeps queued at the service beyond `concurrency`."""
+
+    @property
+    def tasks(self) -> int:
+        """Leads in flight at once: those running, and those queued ahead of a free slot.
+
+        None of the latter once the service refused a queued job: a lead beyond
+        `concurrency` would then only wait for a slot, and a stop no longer holds it back.
+        """
+        return self.concurrency + (self.ahead.places if self.ahead is not None else 0)
 
     def plan(self, resume: Resume, clock: ServiceClock, max_credits: int | None) -> Plan:
-        # A job whose creation answer was lost may sit in the service's queue for a
-        # while: it gets three lookups. A sync enrichment is done within one window.
-        looks = _JOB_LOOKS if self.strategy == "async" else 1
-        return Plan(self.items, resume, max_credits, self.checkpoint, clock, looks=looks)
+        return Plan(self.items, resume, max_credits, self.checkpoint, clock, jobs=self.strategy == "async")
 
 
 def prepare(
     leads: Any,
     *,
-    concurrency: int,
-    max_credits: MaxCredits,
-    checkpoint: str | os.PathLike[str] | None,
-    progress: ProgressOption,
-    strategy: str,
-    poll_interval: float | None,
+    concurrency: int = DEFAULT_CONCURRENCY,
+    max_credits: MaxCredits = None,
+    checkpoint: str | os.PathLike[str] | None = None,
+    progress: ProgressOption = None,
+    strategy: str = "sync",
+    poll_interval: float | None = None,
+    client_slots: int | None = None,
 ) -> Batch:
-    """Validate the options and the input: nothing is read from disk or sent yet."""
+    """Validate the options (those of `BulkOptions`, with their defaults) and the input:
+    nothing is read from disk or sent yet.
+
+    `client_slots`: the enrichments the client runs at once (None: no limit of its own).
+    """
     integer("concurrency", concurrency, 1)
     if max_credits is not None and not wants_auto(max_credits):
         integer("max_credits", max_credits, 0)
@@ -103,7 +93,51 @@ def prepare(
         seconds("poll_interval", poll_interval, positive=True)
     items = read_items(leads)
     store = Checkpoint(checkpoint) if checkpoint is not None else None
-    return Batch(items, store, max_credits, concurrency, progress, "async" if strategy == "async" else "sync")
+    chosen: Strategy = "async" if strategy == "async" else "sync"
+    ahead = places_ahead(chosen, concurrency, client_slots)
+    queue = QueueAhead(ahead) if ahead else None
+    return Batch(items, store, max_credits, concurrency, progress, chosen, poll_interval, queue)
+
+
+def _calls(batch: Batch, plan: Plan, link: Link) -> dict[str, Callable[..., Steps[Any]]]:
+    """What each effect of a task's work (steps.py) asks of the client, as steps."""
+
+    def enrich(item: Item) -> Steps[LeadOut]:
+        assert item.lead is not None
+        if batch.strategy == "sync":
+            lead: LeadOut = yield Send(_endpoints.enrich_sync(item.lead))
+            return lead
+        waiter: Waiter[JobOut] = Waiter(
+            "enrichment job", Deadline(DEFAULT_JOB_TIMEOUT, link.clock), batch.poll_interval, None
+        )
+
+        def created(job_id: str) -> Future[None] | None:
+            return plan.job_created(item, job_id)
+
+        return (yield from enrich_and_wait(link, _endpoints.enrich(item.lead), waiter, created, batch.ahead))
+
+    def poll(job_id: str) -> Steps[JobOut]:
+        return wait_job(link, job_id, batch.poll_interval)
+
+    def page(limit: int, skip: int) -> Steps[Any]:
+        return (yield Send(_endpoints.list_leads(limit, skip)))
+
+    def pause(seconds: float) -> Steps[None]:
+        for step in plan.pause(seconds):
+            yield Pause(step)
+
+    def written(line: Future[None] | None) -> Steps[None]:
+        if line is not None:
+            yield Written(line)
+
+    return {"enrich": enrich, "poll": poll, "page": page, "pause": pause, "written": written}
+
+
+def _budget(batch: Batch) -> Steps[int | None]:
+    """The credits a run may spend: what the account has left, for `max_credits="auto"`."""
+    if batch.max_credits != "auto":
+        return batch.max_credits
+    return credits_left((yield Send(_endpoints.usage())))
 
 
 def _count(number: int, noun: str) -> str:
@@ -121,51 +155,32 @@ def _notice(message: str) -> None:
         print(f"leadenrich: {message}", file=sys.stderr)
 
 
-def _written(line: Future[None] | None) -> None:
-    if line is not None:
-        line.result()
-
-
-def iterate(batch: Batch, service: Service) -> Generator[BulkOutcome, None, None]:
+def iterate(batch: Batch, link: SyncLink) -> Generator[BulkOutcome, None, None]:
     """Run the plan on a thread pool, yielding outcomes as they settle."""
     store = batch.checkpoint
     try:
-        budget = service.credits_left() if batch.max_credits == "auto" else batch.max_credits
-        plan = batch.plan(store.load() if store is not None else Resume(), service.clock, budget)
+        plan = batch.plan(
+            store.load() if store is not None else Resume(), link.clock, link.run(_budget(batch))
+        )
         report = reporter(batch.progress, plan.total)
     except BaseException:
         if store is not None:
             store.close()
         raise
-
-    def enrich(item: Item) -> LeadOut:
-        assert item.lead is not None
-        return service.enrich(item.lead, lambda job_id: _written(plan.job_created(item, job_id)))
-
-    def pause(seconds: float) -> None:
-        for step in plan.pause(seconds):
-            service.clock.sleep(step)
-
-    perform: dict[str, Callable[..., Any]] = {
-        "enrich": enrich,
-        "poll": service.poll,
-        "page": service.page,
-        "pause": pause,
-        "written": _written,
-    }
+    calls = _calls(batch, plan, link)
 
     def execute(task: Task) -> list[BulkOutcome]:
         driver = Driver(plan, task)
         while (effect := driver.next()) is not None:
             try:
-                driver.reply(perform[effect.name](*effect.args))
+                driver.reply(link.run(calls[effect.name](*effect.args)))
             except LeadEnrichError as exc:
                 driver.fail(exc)
         return driver.outcomes
 
     try:
         yield from _emit(report, plan.ready)
-        yield from _pool(plan, execute, batch.concurrency, report, service.clock)
+        yield from _pool(plan, execute, batch, report, link.clock)
     finally:
         report.close()
         if store is not None:
@@ -175,16 +190,16 @@ def iterate(batch: Batch, service: Service) -> Generator[BulkOutcome, None, None
 def _pool(
     plan: Plan,
     execute: Callable[[Task], list[BulkOutcome]],
-    concurrency: int,
+    batch: Batch,
     report: Reporter,
     clock: ServiceClock,
 ) -> Iterator[BulkOutcome]:
-    pool = ThreadPoolExecutor(max_workers=concurrency, thread_name_prefix="leadenrich-bulk")
+    pool = ThreadPoolExecutor(max_workers=batch.tasks, thread_name_prefix="leadenrich-bulk")
     running: set[Future[list[BulkOutcome]]] = set()
     abandoning = False
     try:
         while True:
-            while len(running) < concurrency and (task := plan.next()) is not None:
+            while len(running) < batch.tasks and (task := plan.next()) is not None:
                 running.add(pool.submit(execute, task))
             yield from _emit(report, plan.leftovers())
             idle = plan.idle()
@@ -195,7 +210,7 @@ def _pool(
                 clock.sleep(idle)
                 continue
             # With a worker free, wake when a parked lead falls due; otherwise on a result.
-            timeout = idle if len(running) < concurrency else None
+            timeout = idle if len(running) < batch.tasks else None
             real = clock.real_seconds(timeout) if timeout is not None else None
             done, running = wait(running, timeout=real, return_when=FIRST_COMPLETED)
             for future in done:
@@ -220,7 +235,7 @@ def _pool(
         pool.shutdown(wait=not abandoning, cancel_futures=True)
 
 
-async def aiterate(batch: Batch, service: AsyncService) -> AsyncGenerator[BulkOutcome, None]:
+async def aiterate(batch: Batch, link: AsyncLink) -> AsyncGenerator[BulkOutcome, None]:
     """Run the plan as asyncio tasks, yielding outcomes as they settle.
 
     The checkpoint is read and written on threads: the event loop never waits for the disk.
@@ -229,41 +244,22 @@ async def aiterate(batch: Batch, service: AsyncService) -> AsyncGenerator[BulkOu
 
     store = batch.checkpoint
     try:
-        budget = await service.credits_left() if batch.max_credits == "auto" else batch.max_credits
+        budget = await link.run(_budget(batch))
         plan = batch.plan(
-            await asyncio.to_thread(store.load) if store is not None else Resume(), service.clock, budget
+            await asyncio.to_thread(store.load) if store is not None else Resume(), link.clock, budget
         )
         report = reporter(batch.progress, plan.total)
     except BaseException:
         if store is not None:
             await asyncio.to_thread(store.close)
         raise
-
-    async def written(line: Future[None] | None) -> None:
-        if line is not None:
-            await asyncio.wrap_future(line)
-
-    async def enrich(item: Item) -> LeadOut:
-        assert item.lead is not None
-        return await service.enrich(item.lead, lambda job_id: written(plan.job_created(item, job_id)))
-
-    async def pause(seconds: float) -> None:
-        for step in plan.pause(seconds):
-            await service.clock.asleep(step)
-
-    perform: dict[str, Callable[..., Awaitable[Any]]] = {
-        "enrich": enrich,
-        "poll": service.poll,
-        "page": service.page,
-        "pause": pause,
-        "written": written,
-    }
+    calls = _calls(batch, plan, link)
 
     async def execute(task: Task) -> list[BulkOutcome]:
         driver = Driver(plan, task)
         while (effect := driver.next()) is not None:
             try:
-                driver.reply(await perform[effect.name](*effect.args))
+                driver.reply(await link.run(calls[effect.name](*effect.args)))
             except LeadEnrichError as exc:
                 driver.fail(exc)
         return driver.outcomes
@@ -273,7 +269,7 @@ async def aiterate(batch: Batch, service: AsyncService) -> AsyncGenerator[BulkOu
         for outcome in _emit(report, plan.ready):
             yield outcome
         while True:
-            while len(running) < batch.concurrency and (task := plan.next()) is not None:
+            while len(running) < batch.tasks and (task := plan.next()) is not None:
                 running.add(asyncio.ensure_future(execute(task)))
             for outcome in _emit(report, plan.leftovers()):
                 yield outcome
@@ -281,10 +277,10 @@ async def aiterate(batch: Batch, service: AsyncService) -> AsyncGenerator[BulkOu
             if not running and idle is None:
                 break
             if not running:
-                await service.clock.asleep(idle or 0.0)
+                await link.clock.asleep(idle or 0.0)
                 continue
-            timeout = idle if len(running) < batch.concurrency else None
-            real = service.clock.real_seconds(timeout) if timeout is not None else None
+            timeout = idle if len(running) < batch.tasks else None
+            real = link.clock.real_seconds(timeout) if timeout is not None else None
             done, running = await asyncio.wait(running, timeout=real, return_when=asyncio.FIRST_COMPLETED)
             for finished in done:
                 for outcome in _emit(report, finished.result()):

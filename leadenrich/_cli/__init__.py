@@ -12,7 +12,8 @@ import sys
 from collections.abc import Callable, Sequence
 from importlib import import_module
 
-from ._errors import CLIError, ExitCode, classify, one_line, remember_secrets
+from ._exit_codes import CLIError, ExitCode, classify
+from ._messages import one_line, remember_secrets
 from ._parser import build_parser
 
 __all__ = ["main"]

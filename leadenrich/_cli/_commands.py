@@ -10,12 +10,18 @@ from typing import TypeVar, cast
 
 from pydantic import BaseModel
 
-from .._client import LeadEnrich
-from .._config import DEFAULT_MAX_RETRIES, DEFAULT_TIMEOUT
-from .._errors import InvalidRequestError, JobFailedError, LeadEnrichError
-from .._types import LeadDict, PersonQuery
+from .. import (
+    ClientSettings,
+    InvalidRequestError,
+    JobFailedError,
+    LeadDict,
+    LeadEnrich,
+    LeadEnrichError,
+    PersonQuery,
+)
 from . import _output
-from ._errors import CLIError, ExitCode, options_for_keywords, shell_advice
+from ._exit_codes import CLIError, ExitCode
+from ._messages import options_for_keywords, shell_advice
 
 __all__ = [
     "connect",
@@ -39,16 +45,17 @@ _NO_KEY = "unused-by-health"
 
 
 def connect(args: argparse.Namespace, *, needs_key: bool = True) -> LeadEnrich:
-    """A client from the connection options; the SDK falls back on the environment."""
-    timeout: float | None = getattr(args, "timeout", None)
-    max_retries: int | None = getattr(args, "max_retries", None)
+    """A client from the connection options; for an option not given (None), the SDK
+    falls back on the environment or on its own default."""
+    given = {
+        "api_key": getattr(args, "api_key", None) if needs_key else _NO_KEY,
+        "base_url": getattr(args, "base_url", None),
+        "timeout": getattr(args, "timeout", None),
+        "max_retries": getattr(args, "max_retries", None),
+    }
+    settings = cast("ClientSettings", {name: value for name, value in given.items() if value is not None})
     try:
-        return LeadEnrich(
-            getattr(args, "api_key", None) if needs_key else _NO_KEY,
-            base_url=getattr(args, "base_url", None),
-            timeout=DEFAULT_TIMEOUT if timeout is None else timeout,
-            max_retries=DEFAULT_MAX_RETRIES if max_retries is None else max_retries,
-        )
+        return LeadEnrich(**settings)
     except LeadEnrichError as exc:
         raise CLIError(shell_advice(str(exc))) from None
 
@@ -64,13 +71,8 @@ def _hint(args: argparse.Namespace, text: str) -> None:
 
 
 def _person(args: argparse.Namespace) -> PersonQuery:
-    return PersonQuery(
-        linkedin_url=args.linkedin_url,
-        first_name=args.first_name,
-        last_name=args.last_name,
-        company_name=args.company_name,
-        domain=args.domain,
-    )
+    # Each option is stored under its keyword's name (--first-name as first_name).
+    return cast("PersonQuery", {name: getattr(args, name) for name in PersonQuery.__annotations__})
 
 
 @contextmanager

@@ -15,20 +15,21 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal, NoReturn, TextIO
 
-from .._bulk.checkpoint import Checkpoint
-from .._bulk.inputs import read_items
-from .._bulk.results import BulkOutcome, BulkResult, Status
-from .._client import LeadEnrich
-from .._errors import (
+from .. import (
     APIStatusError,
     AuthenticationError,
+    BulkOutcome,
+    BulkResult,
+    LeadEnrich,
     LeadEnrichError,
+    LeadIn,
     PermissionDeniedError,
     QuotaExceededError,
+    read_checkpoint,
 )
-from .._models import LeadIn
 from ._commands import connect
-from ._errors import CLIError, ExitCode, one_line, shell_advice
+from ._exit_codes import CLIError, ExitCode
+from ._messages import one_line, shell_advice
 from ._output import as_json
 
 __all__ = [
@@ -36,7 +37,6 @@ __all__ = [
     "checkpoint_for",
     "column_order",
     "enrich_file",
-    "finished_so_far",
     "nested_record",
     "output_format",
     "read_leads",
@@ -52,7 +52,6 @@ _DELIMITERS = ",;\t"
 # The thread name prefix of the SDK's bulk runner (leadenrich/_bulk/runner.py).
 _WORKERS = "leadenrich-bulk"
 _IDLE_EXIT = 0.5
-_NOT_FINISHED = "not finished before Ctrl-C: run the same command again to enrich it"
 
 
 @dataclass(frozen=True)
@@ -159,33 +158,13 @@ def _interrupted(leads: LeadRows, target: Path, kind: Format, checkpoint: Path) 
             flush=True,
         )
         os._exit(ExitCode.INTERRUPTED)
-    so_far = finished_so_far(leads, checkpoint)
+    so_far = read_checkpoint(leads.rows, checkpoint)
     _write(so_far, target, kind, checkpoint)
     done = so_far.succeeded
     raise CLIError(
         f"interrupted; wrote {target} with the {done} of {len(so_far)} leads finished so far; {resume}",
         ExitCode.INTERRUPTED,
     ) from None
-
-
-def finished_so_far(leads: LeadRows, checkpoint: Path) -> BulkResult:
-    """The outcomes the checkpoint holds, for a run cut short: the rest are not started."""
-    done = Checkpoint(checkpoint).load().done
-    outcomes: list[BulkOutcome] = []
-    # The bulk runner's own numbering and keys, so each row finds its checkpoint entry.
-    for item in read_items(leads.rows):
-        lead = done.get(item.key)
-        if item.invalid is not None:
-            outcome = BulkOutcome(index=item.index, input=item.given, status="failed", error=item.invalid)
-        elif lead is None:
-            outcome = BulkOutcome(
-                index=item.index, input=item.given, status="skipped", error=LeadEnrichError(_NOT_FINISHED)
-            )
-        else:
-            status: Status = "deduped" if lead.deduped else "enriched"
-            outcome = BulkOutcome(index=item.index, input=item.given, status=status, lead=lead, resumed=True)
-        outcomes.append(outcome)
-    return BulkResult(outcomes)
 
 
 def _busy_workers() -> bool:

@@ -10,7 +10,8 @@ import threading
 from types import FrameType
 from typing import TYPE_CHECKING
 
-from ._errors import ExitCode, one_line
+from ._exit_codes import ExitCode
+from ._messages import one_line
 
 if TYPE_CHECKING:
     from ..testing import FakeServer

@@ -7,7 +7,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from datetime import datetime
 from typing import Any, cast
 
-from .._models import (
+from .. import (
     EmailFindOut,
     EnrichJobCreated,
     Health,

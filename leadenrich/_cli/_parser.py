@@ -10,8 +10,9 @@ import argparse
 import textwrap
 from typing import Any, NoReturn, Protocol
 
-from .._version import __version__
-from ._errors import EXIT_CODES, redact
+from .. import __version__
+from ._exit_codes import EXIT_CODES
+from ._messages import redact
 
 __all__ = ["build_parser"]
 

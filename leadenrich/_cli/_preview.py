@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import argparse
+import functools
 import sys
 from pathlib import Path
 
-from .._bulk.preview import DEFAULT_MAX_STORED, BulkPreview
+from .. import BulkPreview
 from ._commands import connect
 from ._enrich_file import LeadRows, read_leads
-from ._errors import ExitCode
+from ._exit_codes import ExitCode
 from ._output import as_json, pairs
 
 __all__ = ["preview", "render"]
@@ -22,12 +23,11 @@ def preview(args: argparse.Namespace) -> int:
     source = Path(args.input)
     leads = read_leads(source)
     with connect(args) as client:
-        result = client.leads.preview_many(
-            leads.rows,
-            checkpoint=args.checkpoint,
-            max_stored=DEFAULT_MAX_STORED if args.max_stored is None else args.max_stored,
-            progress=sys.stderr.isatty(),
+        preview_many = functools.partial(
+            client.leads.preview_many, leads.rows, checkpoint=args.checkpoint, progress=sys.stderr.isatty()
         )
+        # Without --max-stored, the SDK's default: its None would read every stored lead.
+        result = preview_many() if args.max_stored is None else preview_many(max_stored=args.max_stored)
     if args.json:
         print(
             as_json({"totals": {**result.totals(), "verdict": result.verdict}, "rows": result.to_records()})

@@ -1,4 +1,4 @@
-"""How a resource namespace reaches its client's request path."""
+"""The types of what a namespace is given of its client's request path (`_link.py`)."""
 
 from __future__ import annotations
 
@@ -6,32 +6,32 @@ from collections.abc import Awaitable, Callable
 from contextlib import AbstractAsyncContextManager, AbstractContextManager
 from typing import Protocol, TypeVar
 
+from .._clock import Deadline
 from .._endpoints import Call
-from .._polling import Deadline
 from .._response import APIResponse
 
-__all__ = ["AsyncRawSend", "AsyncSend", "AsyncSlot", "SyncRawSend", "SyncSend", "SyncSlot"]
+__all__ = ["AsyncRawRequest", "AsyncRequest", "AsyncSlot", "SyncRawRequest", "SyncRequest", "SyncSlot"]
 
 T = TypeVar("T")
 
 
-class SyncSend(Protocol):
+class SyncRequest(Protocol):
     """Sends a call; with a deadline, no wait on its way (pacing, back-off) ends past it."""
 
     def __call__(self, call: Call[T], deadline: Deadline | None = None, /) -> T: ...
 
 
-class AsyncSend(Protocol):
+class AsyncRequest(Protocol):
     """Sends a call; with a deadline, no wait on its way (pacing, back-off) ends past it."""
 
     def __call__(self, call: Call[T], deadline: Deadline | None = None, /) -> Awaitable[T]: ...
 
 
-class SyncRawSend(Protocol):
+class SyncRawRequest(Protocol):
     def __call__(self, call: Call[T], /) -> APIResponse[T]: ...
 
 
-class AsyncRawSend(Protocol):
+class AsyncRawRequest(Protocol):
     def __call__(self, call: Call[T], /) -> Awaitable[APIResponse[T]]: ...
 
 

@@ -3,20 +3,23 @@
 from __future__ import annotations
 
 from functools import cached_property
+from typing import TYPE_CHECKING
 
 from typing_extensions import Unpack
 
 from .. import _endpoints
 from .._endpoints import per_call
-from .._models import EmailFindOut
 from .._response import APIResponse
 from .._types import ExtraHeaders, ExtraQuery, PersonQuery, RequestTimeout
-from ._protocols import AsyncRawSend, AsyncSend, SyncRawSend, SyncSend
+from ._link import AsyncLink, Namespace, SyncLink
+
+if TYPE_CHECKING:
+    from .._models import EmailFindOut
 
 __all__ = ["AsyncEmail", "AsyncEmailWithRawResponse", "Email", "EmailWithRawResponse"]
 
 
-class Email:
+class Email(Namespace[SyncLink]):
     """Find work emails: `client.email`.
 
     Examples:
@@ -24,14 +27,10 @@ class Email:
         'found'
     """
 
-    def __init__(self, send: SyncSend, raw: SyncRawSend) -> None:
-        self._send = send
-        self._raw = raw
-
     @cached_property
     def with_raw_response(self) -> EmailWithRawResponse:
         """The same methods, returning the HTTP response: `client.email.with_raw_response.find(...)`."""
-        return EmailWithRawResponse(self._raw)
+        return EmailWithRawResponse(self._link)
 
     def find(
         self,
@@ -52,19 +51,18 @@ class Email:
             >>> result.email if result.found else "no email"  # doctest: +SKIP
             'ada.lovelace@acme.com'
         """
-        return self._send(per_call(_endpoints.find_email(**person), timeout, extra_headers, extra_query))
+        return self._link.request(
+            per_call(_endpoints.find_email(**person), timeout, extra_headers, extra_query)
+        )
 
 
-class EmailWithRawResponse:
+class EmailWithRawResponse(Namespace[SyncLink]):
     """`client.email.with_raw_response`: each call returns an [`APIResponse`][leadenrich.APIResponse].
 
     Examples:
         >>> raw = client.email.with_raw_response.find(linkedin_url="https://linkedin.com/in/ada")  # doctest: +SKIP
         >>> raw.headers.get("retry-after"), raw.retries_taken  # doctest: +SKIP
     """
-
-    def __init__(self, raw: SyncRawSend) -> None:
-        self._raw = raw
 
     def find(
         self,
@@ -80,24 +78,22 @@ class EmailWithRawResponse:
             >>> raw = client.email.with_raw_response.find(linkedin_url="https://linkedin.com/in/ada")  # doctest: +SKIP
             >>> raw.status_code, raw.parse()  # doctest: +SKIP
         """
-        return self._raw(per_call(_endpoints.find_email(**person), timeout, extra_headers, extra_query))
+        return self._link.request_raw(
+            per_call(_endpoints.find_email(**person), timeout, extra_headers, extra_query)
+        )
 
 
-class AsyncEmail:
+class AsyncEmail(Namespace[AsyncLink]):
     """Find work emails: `client.email` of the async client.
 
     Examples:
         >>> result = await client.email.find(linkedin_url="https://www.linkedin.com/in/ada")  # doctest: +SKIP
     """
 
-    def __init__(self, send: AsyncSend, raw: AsyncRawSend) -> None:
-        self._send = send
-        self._raw = raw
-
     @cached_property
     def with_raw_response(self) -> AsyncEmailWithRawResponse:
         """The same methods, returning the HTTP response: `await client.email.with_raw_response.find(...)`."""
-        return AsyncEmailWithRawResponse(self._raw)
+        return AsyncEmailWithRawResponse(self._link)
 
     async def find(
         self,
@@ -107,26 +103,23 @@ class AsyncEmail:
         extra_query: ExtraQuery = None,
         **person: Unpack[PersonQuery],
     ) -> EmailFindOut:
-        """Find a person's work email; see [`Email.find`][leadenrich._resources.email.Email.find].
+        """[`Email.find`][leadenrich._resources.email.Email.find], awaitable.
 
         Examples:
             >>> result = await client.email.find(linkedin_url="https://linkedin.com/in/ada")  # doctest: +SKIP
         """
-        return await self._send(
+        return await self._link.request(
             per_call(_endpoints.find_email(**person), timeout, extra_headers, extra_query)
         )
 
 
-class AsyncEmailWithRawResponse:
+class AsyncEmailWithRawResponse(Namespace[AsyncLink]):
     """`client.email.with_raw_response` of the async client: each call returns an [`APIResponse`][leadenrich.APIResponse].
 
     Examples:
         >>> raw = await client.email.with_raw_response.find(linkedin_url="https://linkedin.com/in/ada")  # doctest: +SKIP
         >>> raw.headers.get("retry-after"), raw.retries_taken  # doctest: +SKIP
     """
-
-    def __init__(self, raw: AsyncRawSend) -> None:
-        self._raw = raw
 
     async def find(
         self,
@@ -142,4 +135,6 @@ class AsyncEmailWithRawResponse:
             >>> raw = await client.email.with_raw_response.find(linkedin_url="https://linkedin.com/in/ada")  # doctest: +SKIP
             >>> raw.status_code, raw.parse()  # doctest: +SKIP
         """
-        return await self._raw(per_call(_endpoints.find_email(**person), timeout, extra_headers, extra_query))
+        return await self._link.request_raw(
+            per_call(_endpoints.find_email(**person), timeout, extra_headers, extra_query)
+        )

@@ -4,20 +4,24 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from functools import cached_property
+from typing import TYPE_CHECKING
 
 from .. import _endpoints
-from .._clock import ServiceClock
+from .._clock import Deadline
 from .._endpoints import per_call
-from .._models import JobOut
-from .._polling import DEFAULT_JOB_TIMEOUT, Deadline, JobDurations, Waiter, async_wait, wait
+from .._polling import DEFAULT_JOB_TIMEOUT, Waiter, poll
 from .._response import APIResponse
+from .._steps import Pause, Steps
 from .._types import ExtraHeaders, ExtraQuery, RequestTimeout
-from ._protocols import AsyncRawSend, AsyncSend, SyncRawSend, SyncSend
+from ._link import AsyncLink, Link, Namespace, SyncLink
+
+if TYPE_CHECKING:
+    from .._models import JobOut
 
 __all__ = ["AsyncJobs", "AsyncJobsWithRawResponse", "Jobs", "JobsWithRawResponse"]
 
 
-class Jobs:
+class Jobs(Namespace[SyncLink]):
     """Read enrichment jobs: `client.jobs`.
 
     Examples:
@@ -26,18 +30,10 @@ class Jobs:
         'done'
     """
 
-    def __init__(
-        self, send: SyncSend, raw: SyncRawSend, durations: JobDurations, clock: ServiceClock
-    ) -> None:
-        self._send = send
-        self._raw = raw
-        self._durations = durations
-        self._clock = clock
-
     @cached_property
     def with_raw_response(self) -> JobsWithRawResponse:
         """The same methods, returning the HTTP response: `client.jobs.with_raw_response.get(job_id)`."""
-        return JobsWithRawResponse(self._raw)
+        return JobsWithRawResponse(self._link)
 
     def get(
         self,
@@ -54,7 +50,7 @@ class Jobs:
             >>> job.status, job.result is not None  # doctest: +SKIP
             ('done', True)
         """
-        return self._send(per_call(_endpoints.get_job(job_id), timeout, extra_headers, extra_query))
+        return self._link.request(per_call(_endpoints.get_job(job_id), timeout, extra_headers, extra_query))
 
     def wait(
         self,
@@ -82,26 +78,37 @@ class Jobs:
             >>> job = client.jobs.wait(created.job_id, timeout=120)  # doctest: +SKIP
             >>> job.result.enrichment.opportunity_score if job.status == "done" else job.error  # doctest: +SKIP
         """
-        waiter = Waiter[JobOut](
-            f"enrichment job {job_id}", Deadline(timeout, self._clock), poll_interval, on_progress
+        return self._link.run(
+            _wait(self._link, job_id, timeout, poll_interval, on_progress, extra_headers, extra_query)
         )
-        waiter.follow(self._durations, job_id)
-        call = per_call(_endpoints.get_job(job_id), None, extra_headers, extra_query)
-        if (early := waiter.until_first_poll()) > 0:
-            self._clock.sleep(early)
-        return wait(lambda deadline: self._send(call, deadline), waiter)
 
 
-class JobsWithRawResponse:
+def _wait(
+    link: Link,
+    job_id: str,
+    timeout: float,
+    poll_interval: float | None,
+    on_progress: Callable[[JobOut], object] | None,
+    extra_headers: ExtraHeaders,
+    extra_query: ExtraQuery,
+) -> Steps[JobOut]:
+    """What `wait` does, written once for both clients."""
+    deadline = Deadline(timeout, link.clock)
+    waiter: Waiter[JobOut] = Waiter(f"enrichment job {job_id}", deadline, poll_interval, on_progress)
+    waiter.follow(link.durations, job_id)
+    call = per_call(_endpoints.get_job(job_id), None, extra_headers, extra_query)
+    if (early := waiter.until_first_poll()) > 0:
+        yield Pause(early)
+    return (yield from poll(waiter, call))
+
+
+class JobsWithRawResponse(Namespace[SyncLink]):
     """`client.jobs.with_raw_response`: each call returns an [`APIResponse`][leadenrich.APIResponse].
 
     Examples:
         >>> raw = client.jobs.with_raw_response.get("job_123")  # doctest: +SKIP
         >>> raw.headers.get("retry-after"), raw.retries_taken  # doctest: +SKIP
     """
-
-    def __init__(self, raw: SyncRawSend) -> None:
-        self._raw = raw
 
     def get(
         self,
@@ -117,28 +124,22 @@ class JobsWithRawResponse:
             >>> raw = client.jobs.with_raw_response.get("job_123")  # doctest: +SKIP
             >>> raw.status_code, raw.parse()  # doctest: +SKIP
         """
-        return self._raw(per_call(_endpoints.get_job(job_id), timeout, extra_headers, extra_query))
+        return self._link.request_raw(
+            per_call(_endpoints.get_job(job_id), timeout, extra_headers, extra_query)
+        )
 
 
-class AsyncJobs:
+class AsyncJobs(Namespace[AsyncLink]):
     """Read enrichment jobs: `client.jobs` of the async client.
 
     Examples:
         >>> job = await client.jobs.wait(created.job_id)  # doctest: +SKIP
     """
 
-    def __init__(
-        self, send: AsyncSend, raw: AsyncRawSend, durations: JobDurations, clock: ServiceClock
-    ) -> None:
-        self._send = send
-        self._raw = raw
-        self._durations = durations
-        self._clock = clock
-
     @cached_property
     def with_raw_response(self) -> AsyncJobsWithRawResponse:
         """The same methods, returning the HTTP response: `await client.jobs.with_raw_response.get(job_id)`."""
-        return AsyncJobsWithRawResponse(self._raw)
+        return AsyncJobsWithRawResponse(self._link)
 
     async def get(
         self,
@@ -148,12 +149,14 @@ class AsyncJobs:
         extra_headers: ExtraHeaders = None,
         extra_query: ExtraQuery = None,
     ) -> JobOut:
-        """The current state of a job.
+        """[`Jobs.get`][leadenrich._resources.jobs.Jobs.get], awaitable.
 
         Examples:
             >>> job = await client.jobs.get("job_123")  # doctest: +SKIP
         """
-        return await self._send(per_call(_endpoints.get_job(job_id), timeout, extra_headers, extra_query))
+        return await self._link.request(
+            per_call(_endpoints.get_job(job_id), timeout, extra_headers, extra_query)
+        )
 
     async def wait(
         self,
@@ -165,33 +168,24 @@ class AsyncJobs:
         extra_headers: ExtraHeaders = None,
         extra_query: ExtraQuery = None,
     ) -> JobOut:
-        """Poll a job until it is `done` or `failed`; see [`Jobs.wait`][leadenrich._resources.jobs.Jobs.wait].
-
-        Cancelling the awaiting task stops the polling at once.
+        """[`Jobs.wait`][leadenrich._resources.jobs.Jobs.wait], awaitable; cancelling the awaiting
+        task stops the polling at once.
 
         Examples:
             >>> job = await client.jobs.wait(created.job_id)  # doctest: +SKIP
         """
-        waiter = Waiter[JobOut](
-            f"enrichment job {job_id}", Deadline(timeout, self._clock), poll_interval, on_progress
+        return await self._link.run(
+            _wait(self._link, job_id, timeout, poll_interval, on_progress, extra_headers, extra_query)
         )
-        waiter.follow(self._durations, job_id)
-        call = per_call(_endpoints.get_job(job_id), None, extra_headers, extra_query)
-        if (early := waiter.until_first_poll()) > 0:
-            await self._clock.asleep(early)
-        return await async_wait(lambda deadline: self._send(call, deadline), waiter)
 
 
-class AsyncJobsWithRawResponse:
+class AsyncJobsWithRawResponse(Namespace[AsyncLink]):
     """`client.jobs.with_raw_response` of the async client: each call returns an [`APIResponse`][leadenrich.APIResponse].
 
     Examples:
         >>> raw = await client.jobs.with_raw_response.get("job_123")  # doctest: +SKIP
         >>> raw.headers.get("retry-after"), raw.retries_taken  # doctest: +SKIP
     """
-
-    def __init__(self, raw: AsyncRawSend) -> None:
-        self._raw = raw
 
     async def get(
         self,
@@ -207,4 +201,6 @@ class AsyncJobsWithRawResponse:
             >>> raw = await client.jobs.with_raw_response.get("job_123")  # doctest: +SKIP
             >>> raw.status_code, raw.parse()  # doctest: +SKIP
         """
-        return await self._raw(per_call(_endpoints.get_job(job_id), timeout, extra_headers, extra_query))
+        return await self._link.request_raw(
+            per_call(_endpoints.get_job(job_id), timeout, extra_headers, extra_query)
+        )

@@ -1,27 +1,36 @@
-"""client.leads: enrich, list, fetch, delete and re-enrich leads."""
+"""client.leads: enrich, list, fetch, delete and re-enrich leads.
+
+The bulk methods load the bulk package (`_bulk/`) on their first call, not on import.
+"""
 
 from __future__ import annotations
 
 import os
-from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Iterator, Mapping
+from collections.abc import AsyncIterator, Callable, Iterable, Iterator, Mapping
 from functools import cached_property
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+from typing_extensions import Unpack
 
 from .. import _endpoints
 from .._bulk.iteration import AsyncBulkIterator, AsyncOpenIterations, OpenIterations
-from .._bulk.preview import DEFAULT_MAX_STORED, BulkPreview, Draft, MaxCredits, credits_left
-from .._bulk.progress import ProgressOption
+from .._bulk.options import DEFAULT_MAX_STORED, BulkOptions
 from .._bulk.results import BulkOutcome, BulkResult
-from .._bulk.runner import AsyncService, Service, Strategy, aiterate, iterate, prepare
-from .._bulk.scan_progress import ScanProgress, scan_reporter
-from .._clock import ServiceClock
+from .._bulk.scan_progress import ScanProgress
+from .._clock import Deadline
 from .._endpoints import Extras, LeadLike, make_extras, per_call, with_extras
-from .._models import EnrichJobCreated, JobOut, LeadDeleted, LeadIn, LeadOut, LeadPage
+from .._job_steps import OnCreated, enrich_and_wait
 from .._pagination import check_page_size, next_skip
-from .._polling import DEFAULT_JOB_TIMEOUT, Deadline, JobDurations, Waiter, async_wait, lead_of, wait
+from .._polling import DEFAULT_JOB_TIMEOUT, Waiter
 from .._response import APIResponse
+from .._steps import Steps
 from .._types import DataFrameLike, ExtraHeaders, ExtraQuery, RequestTimeout
-from ._protocols import AsyncRawSend, AsyncSend, AsyncSlot, SyncRawSend, SyncSend, SyncSlot
+from ._link import AsyncLink, Link, Namespace, SyncLink
+
+if TYPE_CHECKING:
+    from .._bulk.preview import BulkPreview
+    from .._bulk.queue_ahead import QueueAhead
+    from .._models import EnrichJobCreated, JobOut, LeadDeleted, LeadOut, LeadPage
 
 __all__ = ["AsyncLeads", "AsyncLeadsWithRawResponse", "Leads", "LeadsWithRawResponse"]
 
@@ -29,7 +38,7 @@ BulkInput = Iterable[LeadLike | Mapping[str, Any]] | DataFrameLike
 """LeadIn objects, dicts of its fields (rows read from a file are any mapping), or a DataFrame."""
 
 
-class Leads:
+class Leads(Namespace[SyncLink]):
     """Enrich and manage leads: `client.leads`.
 
     Examples:
@@ -38,20 +47,8 @@ class Leads:
         'Acme'
     """
 
-    def __init__(
-        self,
-        send: SyncSend,
-        raw: SyncRawSend,
-        slot: SyncSlot,
-        durations: JobDurations,
-        clock: ServiceClock,
-        iterations: OpenIterations | None = None,
-    ) -> None:
-        self._send = send
-        self._raw = raw
-        self._slot = slot
-        self._durations = durations
-        self._clock = clock
+    def __init__(self, link: SyncLink, iterations: OpenIterations | None = None) -> None:
+        super().__init__(link)
         self._iterations = iterations if iterations is not None else OpenIterations()
 
     @cached_property
@@ -61,7 +58,7 @@ class Leads:
         Every method that sends one request is there; `enrich_and_wait`, `iter` and the
         bulk methods send many, and are not.
         """
-        return LeadsWithRawResponse(self._raw)
+        return LeadsWithRawResponse(self._link)
 
     def enrich(
         self,
@@ -83,11 +80,8 @@ class Leads:
             >>> client.jobs.get(job.job_id).status  # doctest: +SKIP
             'running'
         """
-        created = self._send(
-            per_call(_endpoints.enrich(lead, callback_url), timeout, extra_headers, extra_query)
-        )
-        self._durations.created(created.job_id, self._clock.now())
-        return created
+        call = per_call(_endpoints.enrich(lead, callback_url), timeout, extra_headers, extra_query)
+        return _noted(self._link, self._link.request(call))
 
     def enrich_sync(
         self,
@@ -108,7 +102,7 @@ class Leads:
             >>> lead.enrichment.company_overview.industry  # doctest: +SKIP
             'Software'
         """
-        return self._send(per_call(_endpoints.enrich_sync(lead), timeout, extra_headers, extra_query))
+        return self._link.request(per_call(_endpoints.enrich_sync(lead), timeout, extra_headers, extra_query))
 
     def enrich_and_wait(
         self,
@@ -140,13 +134,7 @@ class Leads:
             ['mid-market', 'manufacturing']
         """
         return self._enrich_and_wait(
-            lead,
-            timeout,
-            poll_interval,
-            on_progress,
-            None,
-            extra_headers=extra_headers,
-            extra_query=extra_query,
+            lead, timeout, poll_interval, on_progress, extra_headers=extra_headers, extra_query=extra_query
         )
 
     def _enrich_and_wait(
@@ -155,47 +143,16 @@ class Leads:
         timeout: float,
         poll_interval: float | None,
         on_progress: Callable[[JobOut], object] | None,
-        on_created: Callable[[str], None] | None,
+        on_created: OnCreated | None = None,
         *,
+        ahead: QueueAhead | None = None,
         extra_headers: ExtraHeaders = None,
         extra_query: ExtraQuery = None,
     ) -> LeadOut:
-        waiter = Waiter[JobOut]("enrichment job", Deadline(timeout, self._clock), poll_interval, on_progress)
-        call = per_call(_endpoints.enrich(lead), None, extra_headers, extra_query)
-        with self._slot(waiter.deadline):
-            with waiter.sending():
-                created = self._send(call, waiter.deadline)
-            # From here on a timeout carries the job: it goes on, and was paid for.
-            waiter.created(
-                f"enrichment job {created.job_id}", JobOut(job_id=created.job_id, status=created.status)
-            )
-            self._durations.created(created.job_id, self._clock.now())
-            if on_created is not None:
-                on_created(created.job_id)
-            waiter.follow(self._durations, created.job_id)
-            self._clock.sleep(waiter.next_delay())
-            poll = per_call(_endpoints.get_job(created.job_id), None, extra_headers, extra_query)
-            job = wait(lambda deadline: self._send(poll, deadline), waiter)
-        return lead_of(job)
+        waiter = _waiter(self._link, timeout, poll_interval, on_progress)
+        return self._link.run(_job(self._link, lead, waiter, on_created, ahead, extra_headers, extra_query))
 
-    def _wait_job(self, job_id: str, poll_interval: float | None) -> JobOut:
-        waiter = Waiter[JobOut](
-            f"enrichment job {job_id}", Deadline(DEFAULT_JOB_TIMEOUT, self._clock), poll_interval, None
-        )
-        poll = _endpoints.get_job(job_id)
-        return wait(lambda deadline: self._send(poll, deadline), waiter)
-
-    def enrich_iter(
-        self,
-        leads: BulkInput,
-        *,
-        concurrency: int = 5,
-        max_credits: MaxCredits = None,
-        checkpoint: str | os.PathLike[str] | None = None,
-        progress: ProgressOption = None,
-        poll_interval: float | None = None,
-        strategy: Strategy = "sync",
-    ) -> Iterator[BulkOutcome]:
+    def enrich_iter(self, leads: BulkInput, **options: Unpack[BulkOptions]) -> Iterator[BulkOutcome]:
         """Enrich many leads, yielding each lead's outcome as it completes.
 
         Takes the same arguments as [`enrich_many`][leadenrich._resources.leads.Leads.enrich_many].
@@ -206,41 +163,12 @@ class Leads:
             >>> for outcome in client.leads.enrich_iter(rows, checkpoint="run.jsonl"):  # doctest: +SKIP
             ...     print(outcome.index, outcome.status)
         """
-        batch = prepare(
-            leads,
-            concurrency=concurrency,
-            max_credits=max_credits,
-            checkpoint=checkpoint,
-            progress=progress,
-            strategy=strategy,
-            poll_interval=poll_interval,
-        )
+        from .._bulk.runner import iterate, prepare
 
-        def enrich(lead: LeadIn, on_created: Callable[[str], None]) -> LeadOut:
-            if strategy == "async":
-                return self._enrich_and_wait(lead, DEFAULT_JOB_TIMEOUT, poll_interval, None, on_created)
-            return self.enrich_sync(lead)
+        batch = prepare(leads, **options, client_slots=self._link.slots)
+        return self._iterations.track(iterate(batch, self._link))
 
-        service = Service(
-            enrich=enrich,
-            poll=lambda job_id: self._wait_job(job_id, poll_interval),
-            page=lambda limit, skip: self.list(limit=limit, skip=skip),
-            credits_left=lambda: credits_left(self._send(_endpoints.usage())),
-            clock=self._clock,
-        )
-        return self._iterations.track(iterate(batch, service))
-
-    def enrich_many(
-        self,
-        leads: BulkInput,
-        *,
-        concurrency: int = 5,
-        max_credits: MaxCredits = None,
-        checkpoint: str | os.PathLike[str] | None = None,
-        progress: ProgressOption = None,
-        poll_interval: float | None = None,
-        strategy: Strategy = "sync",
-    ) -> BulkResult:
+    def enrich_many(self, leads: BulkInput, **options: Unpack[BulkOptions]) -> BulkResult:
         """Enrich many leads at once, as fast as the platform's limits allow.
 
         One lead's failure never stops the others; every lead gets an outcome. 429s are
@@ -252,23 +180,11 @@ class Leads:
         Args:
             leads: LeadIn objects, dicts of LeadIn fields, or a pandas DataFrame whose
                 columns include `company` and `domain` (other columns are ignored).
-            concurrency: Leads in flight at once. The platform runs 5 enrichments at a
-                time, so more than 5 only queues (see `RateLimits.concurrent_enrichments`).
-            max_credits: Start no new enrichment once this many credits could be spent;
-                the leads left are reported as `skipped`. `"auto"` reads what the account
-                has left from `usage()` when the run starts and stops there, so a run
-                never ends in a wall of 402s ([`preview_many`][leadenrich._resources.leads.Leads.preview_many]
-                tells beforehand how many leads that covers).
-            checkpoint: A JSONL file. Every fact about a lead is appended as it is
-                learnt (started, its job id, its answer lost, finished), and a rerun with
-                the same file skips the leads already enriched, polls the jobs it knows
-                and looks up the leads whose answer was lost, so a crash or Ctrl-C loses
-                nothing that was paid for and charges nothing twice.
-            progress: None shows a progress bar (tqdm) when interactive; True always,
-                False never; or a callable that receives each BulkOutcome.
-            poll_interval: The first polling interval of the `async` strategy.
-            strategy: `sync` (default: one blocking request per lead, the fastest by the
-                benchmarks) or `async` (create a job, then poll it).
+            **options: The run's options, each optional (see
+                [`BulkOptions`][leadenrich.BulkOptions]): `concurrency` (5), `max_credits`
+                (a number, `"auto"` for what the account has left, or None), `checkpoint`
+                (a JSONL file that makes the run resumable), `progress`, `poll_interval`
+                and `strategy` (`"sync"` or `"async"`).
 
         Examples:
             >>> result = client.leads.enrich_many(  # doctest: +SKIP
@@ -278,19 +194,7 @@ class Leads:
             >>> result.succeeded, result.credits_spent  # doctest: +SKIP
             (2, 2)
         """
-        return BulkResult(
-            list(
-                self.enrich_iter(
-                    leads,
-                    concurrency=concurrency,
-                    max_credits=max_credits,
-                    checkpoint=checkpoint,
-                    progress=progress,
-                    poll_interval=poll_interval,
-                    strategy=strategy,
-                )
-            )
-        )
+        return BulkResult(list(self.enrich_iter(leads, **options)))
 
     def preview_many(
         self,
@@ -322,18 +226,9 @@ class Leads:
             >>> preview.credits_at_most, preview.credits_left, preview.verdict  # doctest: +SKIP
             (115, 885, 'enough')
         """
-        draft = Draft.read(leads, checkpoint, max_stored)
-        usage = self._send(_endpoints.usage())
-        scan = draft.scan()
-        if (call := scan.next_call()) is not None:
-            shown = scan_reporter(progress)
-            try:
-                while call is not None:
-                    shown.update(scan.take(self._send(call)))
-                    call = scan.next_call()
-            finally:
-                shown.close()
-        return draft.result(usage, scan)
+        from .._bulk.preview import Draft, preview
+
+        return self._link.run(preview(Draft.read(leads, checkpoint, max_stored), progress))
 
     def list(
         self,
@@ -351,7 +246,9 @@ class Leads:
             >>> for lead in page:  # doctest: +SKIP
             ...     print(lead.id, lead.input.company)
         """
-        return self._send(per_call(_endpoints.list_leads(limit, skip), timeout, extra_headers, extra_query))
+        return self._link.request(
+            per_call(_endpoints.list_leads(limit, skip), timeout, extra_headers, extra_query)
+        )
 
     def iter(
         self,
@@ -372,7 +269,7 @@ class Leads:
     def _pages(self, size: int, extras: Extras | None) -> Iterator[LeadOut]:
         skip: int | None = 0
         while skip is not None:
-            page = self._send(with_extras(_endpoints.list_leads(size, skip), extras))
+            page = self._link.request(with_extras(_endpoints.list_leads(size, skip), extras))
             yield from page.items
             skip = next_skip(page, size, skip)
 
@@ -390,7 +287,7 @@ class Leads:
             >>> client.leads.get("ld_123").input.company  # doctest: +SKIP
             'Acme'
         """
-        return self._send(per_call(_endpoints.get_lead(lead_id), timeout, extra_headers, extra_query))
+        return self._link.request(per_call(_endpoints.get_lead(lead_id), timeout, extra_headers, extra_query))
 
     def delete(
         self,
@@ -406,7 +303,9 @@ class Leads:
             >>> client.leads.delete("ld_123").id  # doctest: +SKIP
             'ld_123'
         """
-        return self._send(per_call(_endpoints.delete_lead(lead_id), timeout, extra_headers, extra_query))
+        return self._link.request(
+            per_call(_endpoints.delete_lead(lead_id), timeout, extra_headers, extra_query)
+        )
 
     def re_enrich(
         self,
@@ -422,19 +321,44 @@ class Leads:
             >>> client.leads.re_enrich("ld_123").enrichment.opportunity_score  # doctest: +SKIP
             64
         """
-        return self._send(per_call(_endpoints.re_enrich(lead_id), timeout, extra_headers, extra_query))
+        return self._link.request(
+            per_call(_endpoints.re_enrich(lead_id), timeout, extra_headers, extra_query)
+        )
 
 
-class LeadsWithRawResponse:
+def _noted(link: Link, created: EnrichJobCreated) -> EnrichJobCreated:
+    """A job just created, its creation time noted: `jobs.wait` then polls it by its age."""
+    link.durations.created(created.job_id, link.clock.now())
+    return created
+
+
+def _waiter(
+    link: Link, timeout: float, poll_interval: float | None, on_progress: Callable[[JobOut], object] | None
+) -> Waiter[JobOut]:
+    return Waiter("enrichment job", Deadline(timeout, link.clock), poll_interval, on_progress)
+
+
+def _job(
+    link: Link,
+    lead: LeadLike,
+    waiter: Waiter[JobOut],
+    on_created: OnCreated | None,
+    ahead: QueueAhead | None,
+    extra_headers: ExtraHeaders,
+    extra_query: ExtraQuery,
+) -> Steps[LeadOut]:
+    """What `enrich_and_wait` does, written once for both clients."""
+    call = per_call(_endpoints.enrich(lead), None, extra_headers, extra_query)
+    return enrich_and_wait(link, call, waiter, on_created, ahead)
+
+
+class LeadsWithRawResponse(Namespace[SyncLink]):
     """`client.leads.with_raw_response`: each call returns an [`APIResponse`][leadenrich.APIResponse].
 
     Examples:
         >>> raw = client.leads.with_raw_response.get("ld_123")  # doctest: +SKIP
         >>> raw.headers.get("retry-after"), raw.retries_taken  # doctest: +SKIP
     """
-
-    def __init__(self, raw: SyncRawSend) -> None:
-        self._raw = raw
 
     def enrich(
         self,
@@ -451,7 +375,9 @@ class LeadsWithRawResponse:
             >>> raw = client.leads.with_raw_response.enrich({"company": "Acme", "domain": "acme.com"})  # doctest: +SKIP
             >>> raw.status_code, raw.parse()  # doctest: +SKIP
         """
-        return self._raw(per_call(_endpoints.enrich(lead, callback_url), timeout, extra_headers, extra_query))
+        return self._link.request_raw(
+            per_call(_endpoints.enrich(lead, callback_url), timeout, extra_headers, extra_query)
+        )
 
     def enrich_sync(
         self,
@@ -467,7 +393,9 @@ class LeadsWithRawResponse:
             >>> raw = client.leads.with_raw_response.enrich_sync({"company": "Acme", "domain": "acme.com"})  # doctest: +SKIP
             >>> raw.status_code, raw.parse()  # doctest: +SKIP
         """
-        return self._raw(per_call(_endpoints.enrich_sync(lead), timeout, extra_headers, extra_query))
+        return self._link.request_raw(
+            per_call(_endpoints.enrich_sync(lead), timeout, extra_headers, extra_query)
+        )
 
     def list(
         self,
@@ -484,7 +412,9 @@ class LeadsWithRawResponse:
             >>> raw = client.leads.with_raw_response.list(limit=20)  # doctest: +SKIP
             >>> raw.status_code, raw.parse()  # doctest: +SKIP
         """
-        return self._raw(per_call(_endpoints.list_leads(limit, skip), timeout, extra_headers, extra_query))
+        return self._link.request_raw(
+            per_call(_endpoints.list_leads(limit, skip), timeout, extra_headers, extra_query)
+        )
 
     def get(
         self,
@@ -500,7 +430,9 @@ class LeadsWithRawResponse:
             >>> raw = client.leads.with_raw_response.get("ld_123")  # doctest: +SKIP
             >>> raw.status_code, raw.parse()  # doctest: +SKIP
         """
-        return self._raw(per_call(_endpoints.get_lead(lead_id), timeout, extra_headers, extra_query))
+        return self._link.request_raw(
+            per_call(_endpoints.get_lead(lead_id), timeout, extra_headers, extra_query)
+        )
 
     def delete(
         self,
@@ -516,7 +448,9 @@ class LeadsWithRawResponse:
             >>> raw = client.leads.with_raw_response.delete("ld_123")  # doctest: +SKIP
             >>> raw.status_code, raw.parse()  # doctest: +SKIP
         """
-        return self._raw(per_call(_endpoints.delete_lead(lead_id), timeout, extra_headers, extra_query))
+        return self._link.request_raw(
+            per_call(_endpoints.delete_lead(lead_id), timeout, extra_headers, extra_query)
+        )
 
     def re_enrich(
         self,
@@ -532,40 +466,26 @@ class LeadsWithRawResponse:
             >>> raw = client.leads.with_raw_response.re_enrich("ld_123")  # doctest: +SKIP
             >>> raw.status_code, raw.parse()  # doctest: +SKIP
         """
-        return self._raw(per_call(_endpoints.re_enrich(lead_id), timeout, extra_headers, extra_query))
+        return self._link.request_raw(
+            per_call(_endpoints.re_enrich(lead_id), timeout, extra_headers, extra_query)
+        )
 
 
-class AsyncLeads:
+class AsyncLeads(Namespace[AsyncLink]):
     """Enrich and manage leads: `client.leads` of the async client.
 
     Examples:
         >>> lead = await client.leads.enrich_sync({"company": "Acme", "domain": "acme.com"})  # doctest: +SKIP
     """
 
-    def __init__(
-        self,
-        send: AsyncSend,
-        raw: AsyncRawSend,
-        slot: AsyncSlot,
-        durations: JobDurations,
-        clock: ServiceClock,
-        iterations: AsyncOpenIterations | None = None,
-    ) -> None:
-        self._send = send
-        self._raw = raw
-        self._slot = slot
-        self._durations = durations
-        self._clock = clock
+    def __init__(self, link: AsyncLink, iterations: AsyncOpenIterations | None = None) -> None:
+        super().__init__(link)
         self._iterations = iterations if iterations is not None else AsyncOpenIterations()
 
     @cached_property
     def with_raw_response(self) -> AsyncLeadsWithRawResponse:
-        """The same methods, returning the HTTP response: `client.leads.with_raw_response.get(lead_id)`.
-
-        Every method that sends one request is there; `enrich_and_wait`, `iter` and the
-        bulk methods send many, and are not.
-        """
-        return AsyncLeadsWithRawResponse(self._raw)
+        """[`Leads.with_raw_response`][leadenrich._resources.leads.Leads.with_raw_response], awaitable."""
+        return AsyncLeadsWithRawResponse(self._link)
 
     async def enrich(
         self,
@@ -576,16 +496,13 @@ class AsyncLeads:
         extra_headers: ExtraHeaders = None,
         extra_query: ExtraQuery = None,
     ) -> EnrichJobCreated:
-        """Start an asynchronous enrichment; see [`Leads.enrich`][leadenrich._resources.leads.Leads.enrich].
+        """[`Leads.enrich`][leadenrich._resources.leads.Leads.enrich], awaitable.
 
         Examples:
             >>> job = await client.leads.enrich({"company": "Acme", "domain": "acme.com"})  # doctest: +SKIP
         """
-        created = await self._send(
-            per_call(_endpoints.enrich(lead, callback_url), timeout, extra_headers, extra_query)
-        )
-        self._durations.created(created.job_id, self._clock.now())
-        return created
+        call = per_call(_endpoints.enrich(lead, callback_url), timeout, extra_headers, extra_query)
+        return _noted(self._link, await self._link.request(call))
 
     async def enrich_sync(
         self,
@@ -595,12 +512,14 @@ class AsyncLeads:
         extra_headers: ExtraHeaders = None,
         extra_query: ExtraQuery = None,
     ) -> LeadOut:
-        """Enrich a lead in one request; see [`Leads.enrich_sync`][leadenrich._resources.leads.Leads.enrich_sync].
+        """[`Leads.enrich_sync`][leadenrich._resources.leads.Leads.enrich_sync], awaitable.
 
         Examples:
             >>> lead = await client.leads.enrich_sync({"company": "Acme", "domain": "acme.com"})  # doctest: +SKIP
         """
-        return await self._send(per_call(_endpoints.enrich_sync(lead), timeout, extra_headers, extra_query))
+        return await self._link.request(
+            per_call(_endpoints.enrich_sync(lead), timeout, extra_headers, extra_query)
+        )
 
     async def enrich_and_wait(
         self,
@@ -612,19 +531,14 @@ class AsyncLeads:
         extra_headers: ExtraHeaders = None,
         extra_query: ExtraQuery = None,
     ) -> LeadOut:
-        """Start an enrichment and poll it to the end; see [`Leads.enrich_and_wait`][leadenrich._resources.leads.Leads.enrich_and_wait].
+        """[`Leads.enrich_and_wait`][leadenrich._resources.leads.Leads.enrich_and_wait], awaitable;
+        cancelling the awaiting task stops the polling at once.
 
         Examples:
             >>> lead = await client.leads.enrich_and_wait({"company": "Acme", "domain": "acme.com"})  # doctest: +SKIP
         """
         return await self._enrich_and_wait(
-            lead,
-            timeout,
-            poll_interval,
-            on_progress,
-            None,
-            extra_headers=extra_headers,
-            extra_query=extra_query,
+            lead, timeout, poll_interval, on_progress, extra_headers=extra_headers, extra_query=extra_query
         )
 
     async def _enrich_and_wait(
@@ -633,47 +547,18 @@ class AsyncLeads:
         timeout: float,
         poll_interval: float | None,
         on_progress: Callable[[JobOut], object] | None,
-        on_created: Callable[[str], Awaitable[None]] | None,
+        on_created: OnCreated | None = None,
         *,
+        ahead: QueueAhead | None = None,
         extra_headers: ExtraHeaders = None,
         extra_query: ExtraQuery = None,
     ) -> LeadOut:
-        waiter = Waiter[JobOut]("enrichment job", Deadline(timeout, self._clock), poll_interval, on_progress)
-        call = per_call(_endpoints.enrich(lead), None, extra_headers, extra_query)
-        async with self._slot(waiter.deadline):
-            with waiter.sending():
-                created = await self._send(call, waiter.deadline)
-            # From here on a timeout carries the job: it goes on, and was paid for.
-            waiter.created(
-                f"enrichment job {created.job_id}", JobOut(job_id=created.job_id, status=created.status)
-            )
-            self._durations.created(created.job_id, self._clock.now())
-            if on_created is not None:
-                await on_created(created.job_id)
-            waiter.follow(self._durations, created.job_id)
-            await self._clock.asleep(waiter.next_delay())
-            poll = per_call(_endpoints.get_job(created.job_id), None, extra_headers, extra_query)
-            job = await async_wait(lambda deadline: self._send(poll, deadline), waiter)
-        return lead_of(job)
-
-    async def _wait_job(self, job_id: str, poll_interval: float | None) -> JobOut:
-        waiter = Waiter[JobOut](
-            f"enrichment job {job_id}", Deadline(DEFAULT_JOB_TIMEOUT, self._clock), poll_interval, None
+        waiter = _waiter(self._link, timeout, poll_interval, on_progress)
+        return await self._link.run(
+            _job(self._link, lead, waiter, on_created, ahead, extra_headers, extra_query)
         )
-        poll = _endpoints.get_job(job_id)
-        return await async_wait(lambda deadline: self._send(poll, deadline), waiter)
 
-    def enrich_iter(
-        self,
-        leads: BulkInput,
-        *,
-        concurrency: int = 5,
-        max_credits: MaxCredits = None,
-        checkpoint: str | os.PathLike[str] | None = None,
-        progress: ProgressOption = None,
-        poll_interval: float | None = None,
-        strategy: Strategy = "sync",
-    ) -> AsyncBulkIterator:
+    def enrich_iter(self, leads: BulkInput, **options: Unpack[BulkOptions]) -> AsyncBulkIterator:
         """Enrich many leads, yielding outcomes as they complete; see [`Leads.enrich_many`][leadenrich._resources.leads.Leads.enrich_many].
 
         Cancelling the consuming task (or stopping the iteration) starts no new lead and
@@ -688,44 +573,12 @@ class AsyncLeads:
             ...     async for outcome in outcomes:
             ...         print(outcome.index, outcome.status)
         """
-        batch = prepare(
-            leads,
-            concurrency=concurrency,
-            max_credits=max_credits,
-            checkpoint=checkpoint,
-            progress=progress,
-            strategy=strategy,
-            poll_interval=poll_interval,
-        )
+        from .._bulk.runner import aiterate, prepare
 
-        async def enrich(lead: LeadIn, on_created: Callable[[str], Awaitable[None]]) -> LeadOut:
-            if strategy == "async":
-                return await self._enrich_and_wait(lead, DEFAULT_JOB_TIMEOUT, poll_interval, None, on_created)
-            return await self.enrich_sync(lead)
+        batch = prepare(leads, **options, client_slots=self._link.slots)
+        return AsyncBulkIterator(aiterate(batch, self._link), self._iterations)
 
-        async def left() -> int | None:
-            return credits_left(await self._send(_endpoints.usage()))
-
-        service = AsyncService(
-            enrich=enrich,
-            poll=lambda job_id: self._wait_job(job_id, poll_interval),
-            page=lambda limit, skip: self.list(limit=limit, skip=skip),
-            credits_left=left,
-            clock=self._clock,
-        )
-        return AsyncBulkIterator(aiterate(batch, service), self._iterations)
-
-    async def enrich_many(
-        self,
-        leads: BulkInput,
-        *,
-        concurrency: int = 5,
-        max_credits: MaxCredits = None,
-        checkpoint: str | os.PathLike[str] | None = None,
-        progress: ProgressOption = None,
-        poll_interval: float | None = None,
-        strategy: Strategy = "sync",
-    ) -> BulkResult:
+    async def enrich_many(self, leads: BulkInput, **options: Unpack[BulkOptions]) -> BulkResult:
         """Enrich many leads at once; see [`Leads.enrich_many`][leadenrich._resources.leads.Leads.enrich_many].
 
         Works with a plain `await` in a Jupyter notebook.
@@ -733,16 +586,7 @@ class AsyncLeads:
         Examples:
             >>> result = await client.leads.enrich_many(rows, checkpoint="leads.jsonl")  # doctest: +SKIP
         """
-        outcomes = self.enrich_iter(
-            leads,
-            concurrency=concurrency,
-            max_credits=max_credits,
-            checkpoint=checkpoint,
-            progress=progress,
-            poll_interval=poll_interval,
-            strategy=strategy,
-        )
-        return BulkResult([outcome async for outcome in outcomes])
+        return BulkResult([outcome async for outcome in self.enrich_iter(leads, **options)])
 
     async def preview_many(
         self,
@@ -757,18 +601,9 @@ class AsyncLeads:
         Examples:
             >>> preview = await client.leads.preview_many(rows, checkpoint="run.jsonl")  # doctest: +SKIP
         """
-        draft = Draft.read(leads, checkpoint, max_stored)
-        usage = await self._send(_endpoints.usage())
-        scan = draft.scan()
-        if (call := scan.next_call()) is not None:
-            shown = scan_reporter(progress)
-            try:
-                while call is not None:
-                    shown.update(scan.take(await self._send(call)))
-                    call = scan.next_call()
-            finally:
-                shown.close()
-        return draft.result(usage, scan)
+        from .._bulk.preview import Draft, preview
+
+        return await self._link.run(preview(Draft.read(leads, checkpoint, max_stored), progress))
 
     async def list(
         self,
@@ -779,12 +614,12 @@ class AsyncLeads:
         extra_headers: ExtraHeaders = None,
         extra_query: ExtraQuery = None,
     ) -> LeadPage:
-        """One page of stored leads: `limit` is the page size, not a total.
+        """[`Leads.list`][leadenrich._resources.leads.Leads.list], awaitable.
 
         Examples:
             >>> page = await client.leads.list(limit=20)  # doctest: +SKIP
         """
-        return await self._send(
+        return await self._link.request(
             per_call(_endpoints.list_leads(limit, skip), timeout, extra_headers, extra_query)
         )
 
@@ -807,7 +642,7 @@ class AsyncLeads:
     async def _pages(self, size: int, extras: Extras | None) -> AsyncIterator[LeadOut]:
         skip: int | None = 0
         while skip is not None:
-            page = await self._send(with_extras(_endpoints.list_leads(size, skip), extras))
+            page = await self._link.request(with_extras(_endpoints.list_leads(size, skip), extras))
             for lead in page.items:
                 yield lead
             skip = next_skip(page, size, skip)
@@ -820,12 +655,14 @@ class AsyncLeads:
         extra_headers: ExtraHeaders = None,
         extra_query: ExtraQuery = None,
     ) -> LeadOut:
-        """A stored lead by id.
+        """[`Leads.get`][leadenrich._resources.leads.Leads.get], awaitable.
 
         Examples:
             >>> lead = await client.leads.get("ld_123")  # doctest: +SKIP
         """
-        return await self._send(per_call(_endpoints.get_lead(lead_id), timeout, extra_headers, extra_query))
+        return await self._link.request(
+            per_call(_endpoints.get_lead(lead_id), timeout, extra_headers, extra_query)
+        )
 
     async def delete(
         self,
@@ -835,12 +672,12 @@ class AsyncLeads:
         extra_headers: ExtraHeaders = None,
         extra_query: ExtraQuery = None,
     ) -> LeadDeleted:
-        """Delete a stored lead.
+        """[`Leads.delete`][leadenrich._resources.leads.Leads.delete], awaitable.
 
         Examples:
-            >>> await client.leads.delete("ld_123")  # doctest: +SKIP
+            >>> deleted = await client.leads.delete("ld_123")  # doctest: +SKIP
         """
-        return await self._send(
+        return await self._link.request(
             per_call(_endpoints.delete_lead(lead_id), timeout, extra_headers, extra_query)
         )
 
@@ -852,24 +689,23 @@ class AsyncLeads:
         extra_headers: ExtraHeaders = None,
         extra_query: ExtraQuery = None,
     ) -> LeadOut:
-        """Enrich a stored lead again (an enrichment run).
+        """[`Leads.re_enrich`][leadenrich._resources.leads.Leads.re_enrich], awaitable.
 
         Examples:
             >>> lead = await client.leads.re_enrich("ld_123")  # doctest: +SKIP
         """
-        return await self._send(per_call(_endpoints.re_enrich(lead_id), timeout, extra_headers, extra_query))
+        return await self._link.request(
+            per_call(_endpoints.re_enrich(lead_id), timeout, extra_headers, extra_query)
+        )
 
 
-class AsyncLeadsWithRawResponse:
+class AsyncLeadsWithRawResponse(Namespace[AsyncLink]):
     """`client.leads.with_raw_response` of the async client: each call returns an [`APIResponse`][leadenrich.APIResponse].
 
     Examples:
         >>> raw = await client.leads.with_raw_response.get("ld_123")  # doctest: +SKIP
         >>> raw.headers.get("retry-after"), raw.retries_taken  # doctest: +SKIP
     """
-
-    def __init__(self, raw: AsyncRawSend) -> None:
-        self._raw = raw
 
     async def enrich(
         self,
@@ -886,7 +722,7 @@ class AsyncLeadsWithRawResponse:
             >>> raw = await client.leads.with_raw_response.enrich({"company": "Acme", "domain": "acme.com"})  # doctest: +SKIP
             >>> raw.status_code, raw.parse()  # doctest: +SKIP
         """
-        return await self._raw(
+        return await self._link.request_raw(
             per_call(_endpoints.enrich(lead, callback_url), timeout, extra_headers, extra_query)
         )
 
@@ -904,7 +740,9 @@ class AsyncLeadsWithRawResponse:
             >>> raw = await client.leads.with_raw_response.enrich_sync({"company": "Acme", "domain": "acme.com"})  # doctest: +SKIP
             >>> raw.status_code, raw.parse()  # doctest: +SKIP
         """
-        return await self._raw(per_call(_endpoints.enrich_sync(lead), timeout, extra_headers, extra_query))
+        return await self._link.request_raw(
+            per_call(_endpoints.enrich_sync(lead), timeout, extra_headers, extra_query)
+        )
 
     async def list(
         self,
@@ -921,7 +759,7 @@ class AsyncLeadsWithRawResponse:
             >>> raw = await client.leads.with_raw_response.list(limit=20)  # doctest: +SKIP
             >>> raw.status_code, raw.parse()  # doctest: +SKIP
         """
-        return await self._raw(
+        return await self._link.request_raw(
             per_call(_endpoints.list_leads(limit, skip), timeout, extra_headers, extra_query)
         )
 
@@ -939,7 +777,9 @@ class AsyncLeadsWithRawResponse:
             >>> raw = await client.leads.with_raw_response.get("ld_123")  # doctest: +SKIP
             >>> raw.status_code, raw.parse()  # doctest: +SKIP
         """
-        return await self._raw(per_call(_endpoints.get_lead(lead_id), timeout, extra_headers, extra_query))
+        return await self._link.request_raw(
+            per_call(_endpoints.get_lead(lead_id), timeout, extra_headers, extra_query)
+        )
 
     async def delete(
         self,
@@ -955,7 +795,9 @@ class AsyncLeadsWithRawResponse:
             >>> raw = await client.leads.with_raw_response.delete("ld_123")  # doctest: +SKIP
             >>> raw.status_code, raw.parse()  # doctest: +SKIP
         """
-        return await self._raw(per_call(_endpoints.delete_lead(lead_id), timeout, extra_headers, extra_query))
+        return await self._link.request_raw(
+            per_call(_endpoints.delete_lead(lead_id), timeout, extra_headers, extra_query)
+        )
 
     async def re_enrich(
         self,
@@ -971,4 +813,6 @@ class AsyncLeadsWithRawResponse:
             >>> raw = await client.leads.with_raw_response.re_enrich("ld_123")  # doctest: +SKIP
             >>> raw.status_code, raw.parse()  # doctest: +SKIP
         """
-        return await self._raw(per_call(_endpoints.re_enrich(lead_id), timeout, extra_headers, extra_query))
+        return await self._link.request_raw(
+            per_call(_endpoints.re_enrich(lead_id), timeout, extra_headers, extra_query)
+        )

@@ -4,22 +4,26 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from functools import cached_property
+from typing import TYPE_CHECKING
 
 from typing_extensions import Unpack
 
 from .. import _endpoints
-from .._clock import ServiceClock
-from .._endpoints import per_call
-from .._models import MobileFindOut
-from .._polling import DEFAULT_LOOKUP_TIMEOUT, Deadline, Waiter, async_wait, wait
+from .._clock import Deadline, ServiceClock
+from .._endpoints import per_call, with_extras
+from .._polling import DEFAULT_LOOKUP_TIMEOUT, Waiter, poll
 from .._response import APIResponse
+from .._steps import Pause, Send, Steps
 from .._types import ExtraHeaders, ExtraQuery, PersonQuery, RequestTimeout
-from ._protocols import AsyncRawSend, AsyncSend, SyncRawSend, SyncSend
+from ._link import AsyncLink, Link, Namespace, SyncLink
+
+if TYPE_CHECKING:
+    from .._models import MobileFindOut
 
 __all__ = ["AsyncMobile", "AsyncMobileWithRawResponse", "Mobile", "MobileWithRawResponse"]
 
 
-class Mobile:
+class Mobile(Namespace[SyncLink]):
     """Look up mobile numbers: `client.mobile`.
 
     Examples:
@@ -27,15 +31,10 @@ class Mobile:
         'settled'
     """
 
-    def __init__(self, send: SyncSend, raw: SyncRawSend, clock: ServiceClock) -> None:
-        self._send = send
-        self._raw = raw
-        self._clock = clock
-
     @cached_property
     def with_raw_response(self) -> MobileWithRawResponse:
         """The same methods, returning the HTTP response: `client.mobile.with_raw_response.get(lookup_id)`."""
-        return MobileWithRawResponse(self._raw)
+        return MobileWithRawResponse(self._link)
 
     def find(
         self,
@@ -55,7 +54,9 @@ class Mobile:
             >>> lookup.state  # doctest: +SKIP
             'pending'
         """
-        return self._send(per_call(_endpoints.find_mobile(**person), timeout, extra_headers, extra_query))
+        return self._link.request(
+            per_call(_endpoints.find_mobile(**person), timeout, extra_headers, extra_query)
+        )
 
     def get(
         self,
@@ -71,7 +72,9 @@ class Mobile:
             >>> client.mobile.get("mob_123").mobile  # doctest: +SKIP
             '+14155550123'
         """
-        return self._send(per_call(_endpoints.get_mobile(lookup_id), timeout, extra_headers, extra_query))
+        return self._link.request(
+            per_call(_endpoints.get_mobile(lookup_id), timeout, extra_headers, extra_query)
+        )
 
     def wait(
         self,
@@ -92,8 +95,9 @@ class Mobile:
             >>> lookup = client.mobile.wait(pending.lookup_id)  # doctest: +SKIP
             >>> lookup.mobile if lookup.state == "settled" else "no number"  # doctest: +SKIP
         """
-        waiter = _waiter(lookup_id, timeout, poll_interval, on_progress, self._clock)
-        return self._wait(lookup_id, waiter, extra_headers, extra_query)
+        return self._link.run(
+            _wait(self._link, lookup_id, timeout, poll_interval, on_progress, extra_headers, extra_query)
+        )
 
     def find_and_wait(
         self,
@@ -114,50 +118,56 @@ class Mobile:
             >>> lookup.state  # doctest: +SKIP
             'settled'
         """
-        waiter = _waiter("", timeout, poll_interval, on_progress, self._clock)
-        with waiter.sending():
-            pending = self._send(
-                per_call(_endpoints.find_mobile(**person), None, extra_headers, extra_query), waiter.deadline
-            )
-        waiter.what = f"mobile lookup {pending.lookup_id}"
-        if waiter.observe(pending):
-            return pending
-        # The lookup was pending a moment ago: polling at once would only spend a request.
-        self._clock.sleep(waiter.next_delay())
-        return self._wait(pending.lookup_id, waiter, extra_headers, extra_query)
-
-    def _wait(
-        self,
-        lookup_id: str,
-        waiter: Waiter[MobileFindOut],
-        extra_headers: ExtraHeaders,
-        extra_query: ExtraQuery,
-    ) -> MobileFindOut:
-        call = per_call(_endpoints.get_mobile(lookup_id), None, extra_headers, extra_query)
-        return wait(lambda deadline: self._send(call, deadline), waiter)
+        waiter = _waiter("mobile lookup", timeout, poll_interval, on_progress, self._link.clock)
+        return self._link.run(_find_and_wait(waiter, person, extra_headers, extra_query))
 
 
 def _waiter(
-    lookup_id: str,
+    what: str,
     timeout: float,
     poll_interval: float | None,
     on_progress: Callable[[MobileFindOut], object] | None,
     clock: ServiceClock,
 ) -> Waiter[MobileFindOut]:
-    what = f"mobile lookup {lookup_id}" if lookup_id else "mobile lookup"
-    return Waiter[MobileFindOut](what, Deadline(timeout, clock), poll_interval, on_progress)
+    return Waiter(what, Deadline(timeout, clock), poll_interval, on_progress)
 
 
-class MobileWithRawResponse:
+def _wait(
+    link: Link,
+    lookup_id: str,
+    timeout: float,
+    poll_interval: float | None,
+    on_progress: Callable[[MobileFindOut], object] | None,
+    extra_headers: ExtraHeaders,
+    extra_query: ExtraQuery,
+) -> Steps[MobileFindOut]:
+    """What `wait` does, written once for both clients."""
+    waiter = _waiter(f"mobile lookup {lookup_id}", timeout, poll_interval, on_progress, link.clock)
+    return poll(waiter, per_call(_endpoints.get_mobile(lookup_id), None, extra_headers, extra_query))
+
+
+def _find_and_wait(
+    waiter: Waiter[MobileFindOut], person: PersonQuery, extra_headers: ExtraHeaders, extra_query: ExtraQuery
+) -> Steps[MobileFindOut]:
+    """What `find_and_wait` does, written once for both clients."""
+    find = per_call(_endpoints.find_mobile(**person), None, extra_headers, extra_query)
+    with waiter.sending():
+        pending: MobileFindOut = yield Send(find, waiter.deadline)
+    waiter.what = f"mobile lookup {pending.lookup_id}"
+    if waiter.observe(pending):
+        return pending
+    # The lookup was pending a moment ago: polling at once would only spend a request.
+    yield Pause(waiter.next_delay())
+    return (yield from poll(waiter, with_extras(_endpoints.get_mobile(pending.lookup_id), find.extras)))
+
+
+class MobileWithRawResponse(Namespace[SyncLink]):
     """`client.mobile.with_raw_response`: each call returns an [`APIResponse`][leadenrich.APIResponse].
 
     Examples:
         >>> raw = client.mobile.with_raw_response.get("mob_123")  # doctest: +SKIP
         >>> raw.headers.get("retry-after"), raw.retries_taken  # doctest: +SKIP
     """
-
-    def __init__(self, raw: SyncRawSend) -> None:
-        self._raw = raw
 
     def find(
         self,
@@ -173,7 +183,9 @@ class MobileWithRawResponse:
             >>> raw = client.mobile.with_raw_response.find(linkedin_url="https://linkedin.com/in/ada")  # doctest: +SKIP
             >>> raw.status_code, raw.parse()  # doctest: +SKIP
         """
-        return self._raw(per_call(_endpoints.find_mobile(**person), timeout, extra_headers, extra_query))
+        return self._link.request_raw(
+            per_call(_endpoints.find_mobile(**person), timeout, extra_headers, extra_query)
+        )
 
     def get(
         self,
@@ -189,25 +201,22 @@ class MobileWithRawResponse:
             >>> raw = client.mobile.with_raw_response.get("mob_123")  # doctest: +SKIP
             >>> raw.status_code, raw.parse()  # doctest: +SKIP
         """
-        return self._raw(per_call(_endpoints.get_mobile(lookup_id), timeout, extra_headers, extra_query))
+        return self._link.request_raw(
+            per_call(_endpoints.get_mobile(lookup_id), timeout, extra_headers, extra_query)
+        )
 
 
-class AsyncMobile:
+class AsyncMobile(Namespace[AsyncLink]):
     """Look up mobile numbers: `client.mobile` of the async client.
 
     Examples:
         >>> lookup = await client.mobile.find_and_wait(linkedin_url="https://www.linkedin.com/in/ada")  # doctest: +SKIP
     """
 
-    def __init__(self, send: AsyncSend, raw: AsyncRawSend, clock: ServiceClock) -> None:
-        self._send = send
-        self._raw = raw
-        self._clock = clock
-
     @cached_property
     def with_raw_response(self) -> AsyncMobileWithRawResponse:
         """The same methods, returning the HTTP response: `await client.mobile.with_raw_response.get(lookup_id)`."""
-        return AsyncMobileWithRawResponse(self._raw)
+        return AsyncMobileWithRawResponse(self._link)
 
     async def find(
         self,
@@ -217,12 +226,12 @@ class AsyncMobile:
         extra_query: ExtraQuery = None,
         **person: Unpack[PersonQuery],
     ) -> MobileFindOut:
-        """Start a mobile lookup; see [`Mobile.find`][leadenrich._resources.mobile.Mobile.find].
+        """[`Mobile.find`][leadenrich._resources.mobile.Mobile.find], awaitable.
 
         Examples:
             >>> lookup = await client.mobile.find(linkedin_url="https://linkedin.com/in/ada")  # doctest: +SKIP
         """
-        return await self._send(
+        return await self._link.request(
             per_call(_endpoints.find_mobile(**person), timeout, extra_headers, extra_query)
         )
 
@@ -234,12 +243,12 @@ class AsyncMobile:
         extra_headers: ExtraHeaders = None,
         extra_query: ExtraQuery = None,
     ) -> MobileFindOut:
-        """The current state of a lookup.
+        """[`Mobile.get`][leadenrich._resources.mobile.Mobile.get], awaitable.
 
         Examples:
             >>> lookup = await client.mobile.get("mob_123")  # doctest: +SKIP
         """
-        return await self._send(
+        return await self._link.request(
             per_call(_endpoints.get_mobile(lookup_id), timeout, extra_headers, extra_query)
         )
 
@@ -253,13 +262,15 @@ class AsyncMobile:
         extra_headers: ExtraHeaders = None,
         extra_query: ExtraQuery = None,
     ) -> MobileFindOut:
-        """Poll a lookup until it is `settled` or `refunded`; see [`Mobile.wait`][leadenrich._resources.mobile.Mobile.wait].
+        """[`Mobile.wait`][leadenrich._resources.mobile.Mobile.wait], awaitable; cancelling the
+        awaiting task stops the polling at once.
 
         Examples:
             >>> lookup = await client.mobile.wait(pending.lookup_id)  # doctest: +SKIP
         """
-        waiter = _waiter(lookup_id, timeout, poll_interval, on_progress, self._clock)
-        return await self._wait(lookup_id, waiter, extra_headers, extra_query)
+        return await self._link.run(
+            _wait(self._link, lookup_id, timeout, poll_interval, on_progress, extra_headers, extra_query)
+        )
 
     async def find_and_wait(
         self,
@@ -271,43 +282,22 @@ class AsyncMobile:
         extra_query: ExtraQuery = None,
         **person: Unpack[PersonQuery],
     ) -> MobileFindOut:
-        """Start a lookup and wait for it to settle or be refunded.
+        """[`Mobile.find_and_wait`][leadenrich._resources.mobile.Mobile.find_and_wait], awaitable.
 
         Examples:
             >>> lookup = await client.mobile.find_and_wait(linkedin_url="https://linkedin.com/in/ada")  # doctest: +SKIP
         """
-        waiter = _waiter("", timeout, poll_interval, on_progress, self._clock)
-        with waiter.sending():
-            pending = await self._send(
-                per_call(_endpoints.find_mobile(**person), None, extra_headers, extra_query), waiter.deadline
-            )
-        waiter.what = f"mobile lookup {pending.lookup_id}"
-        if waiter.observe(pending):
-            return pending
-        await self._clock.asleep(waiter.next_delay())
-        return await self._wait(pending.lookup_id, waiter, extra_headers, extra_query)
-
-    async def _wait(
-        self,
-        lookup_id: str,
-        waiter: Waiter[MobileFindOut],
-        extra_headers: ExtraHeaders,
-        extra_query: ExtraQuery,
-    ) -> MobileFindOut:
-        call = per_call(_endpoints.get_mobile(lookup_id), None, extra_headers, extra_query)
-        return await async_wait(lambda deadline: self._send(call, deadline), waiter)
+        waiter = _waiter("mobile lookup", timeout, poll_interval, on_progress, self._link.clock)
+        return await self._link.run(_find_and_wait(waiter, person, extra_headers, extra_query))
 
 
-class AsyncMobileWithRawResponse:
+class AsyncMobileWithRawResponse(Namespace[AsyncLink]):
     """`client.mobile.with_raw_response` of the async client: each call returns an [`APIResponse`][leadenrich.APIResponse].
 
     Examples:
         >>> raw = await client.mobile.with_raw_response.get("mob_123")  # doctest: +SKIP
         >>> raw.headers.get("retry-after"), raw.retries_taken  # doctest: +SKIP
     """
-
-    def __init__(self, raw: AsyncRawSend) -> None:
-        self._raw = raw
 
     async def find(
         self,
@@ -323,7 +313,7 @@ class AsyncMobileWithRawResponse:
             >>> raw = await client.mobile.with_raw_response.find(linkedin_url="https://linkedin.com/in/ada")  # doctest: +SKIP
             >>> raw.status_code, raw.parse()  # doctest: +SKIP
         """
-        return await self._raw(
+        return await self._link.request_raw(
             per_call(_endpoints.find_mobile(**person), timeout, extra_headers, extra_query)
         )
 
@@ -341,6 +331,6 @@ class AsyncMobileWithRawResponse:
             >>> raw = await client.mobile.with_raw_response.get("mob_123")  # doctest: +SKIP
             >>> raw.status_code, raw.parse()  # doctest: +SKIP
         """
-        return await self._raw(
+        return await self._link.request_raw(
             per_call(_endpoints.get_mobile(lookup_id), timeout, extra_headers, extra_query)
         )

@@ -14,12 +14,12 @@ load on first use (PEP 562); fastapi and uvicorn only when a server starts.
 
 from __future__ import annotations
 
-from importlib import import_module
 from typing import TYPE_CHECKING, Any
 
+from .._lazy import load
+
 if TYPE_CHECKING:
-    from .._clock import ManualClock
-    from ._connect import aconnect, async_client_for, client_for, connect
+    from ._connect import ManualClock, aconnect, async_client_for, client_for, connect
     from ._server import FakeServer
     from ._settings import FakeSettings
 
@@ -36,7 +36,7 @@ __all__ = [
 _SOURCES = {
     "FakeServer": "._server",
     "FakeSettings": "._settings",
-    "ManualClock": ".._clock",
+    "ManualClock": "._connect",
     "aconnect": "._connect",
     "async_client_for": "._connect",
     "client_for": "._connect",
@@ -45,12 +45,7 @@ _SOURCES = {
 
 
 def __getattr__(name: str) -> Any:
-    source = _SOURCES.get(name)
-    if source is None:
-        raise AttributeError(f"module 'leadenrich.testing' has no attribute {name!r}")
-    value = getattr(import_module(source, __name__), name)
-    globals()[name] = value
-    return value
+    return load(__name__, _SOURCES, name)
 
 
 def __dir__() -> list[str]:

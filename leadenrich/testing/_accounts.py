@@ -1,110 +1,190 @@
-"""Accounts and keys: tiers, balances and the per-key sliding windows.
-
-Plain data with the arithmetic of the spec's limits; FakeState calls it under its lock.
-"""
+"""Accounts: who may call the fake server, on which plan, and the balances each spends."""
 
 from __future__ import annotations
 
-import math
-import secrets
-from collections import deque
-from dataclasses import dataclass, field
-from typing import Literal
+import threading
+import time
+from typing import Any
 
-from .._models import ApiCalls, MobileCredits, MonthlyLeads, UsageOut
-from ._records import ApiError
-from ._settings import FakeSettings
+from .._models import UsageOut
+from ._account import Account, ApiKey, Bucket, new_key
+from ._journal import Journal
+from ._records import ApiError, Caller, ChargeKind
+from ._settings import API_TIERS, FakeSettings, check_tier
 
-__all__ = ["Account", "ApiKey", "Bucket", "new_key"]
+__all__ = ["DEFAULT", "Accounts"]
 
-Bucket = Literal["sync", "async"]
-
-
-def new_key() -> str:
-    """A key in the service's format: the live prefix, then the secret."""
-    return "le_live_" + secrets.token_hex(16)
+AUTH_DETAIL = (
+    "missing or invalid API key: pass your key as a Bearer token in the Authorization header "
+    "(Authorization: Bearer <API_KEY>)"
+)
 
 
-@dataclass(eq=False)
-class Account:
-    """One user: a plan, the enrichment pool, the mobile pool, and its keys."""
-
-    name: str
-    tier: str
-    monthly_leads: int | None
-    credits_added: int
-    mobile_purchased: int
-    leads_used: int = 0
-    mobile_used: int = 0
-    mobile_held: int = 0
-    keys: list[ApiKey] = field(default_factory=list["ApiKey"])
-
-    @property
-    def effective_limit(self) -> int | None:
-        return None if self.monthly_leads is None else self.monthly_leads + self.credits_added
-
-    def check_enrichment_pool(self) -> None:
-        """402 unless one more enrichment (or email hit) fits the month's limit."""
-        limit = self.effective_limit
-        if limit is not None and self.leads_used >= limit:
-            raise ApiError(
-                402,
-                f"monthly lead limit reached ({self.leads_used} of {limit} used): "
-                "buy a credit pack to continue",
-            )
-
-    def check_mobile_pool(self) -> None:
-        """402 unless a mobile credit is free (pending lookups hold one each)."""
-        if self.mobile_used + self.mobile_held >= self.mobile_purchased:
-            raise ApiError(
-                402,
-                f"mobile credit limit reached ({self.mobile_purchased} purchased, {self.mobile_used} used, "
-                f"{self.mobile_held} held by pending lookups): buy a mobile credit pack to continue",
-            )
-
-    def usage(self, key: ApiKey) -> UsageOut:
-        return UsageOut(
-            tier=self.tier,
-            monthly_leads=MonthlyLeads(
-                included=self.monthly_leads,
-                credits_added=self.credits_added,
-                effective_limit=self.effective_limit,
-                used=self.leads_used,
-            ),
-            mobile_credits=MobileCredits(
-                purchased=self.mobile_purchased,
-                used=self.mobile_used,
-                balance=self.mobile_purchased - self.mobile_used,
-            ),
-            api_calls_this_month=ApiCalls(total=sum(k.calls for k in self.keys), this_key=key.calls),
-        )
+class _Default:
+    def __repr__(self) -> str:
+        return "DEFAULT"
 
 
-@dataclass(eq=False)
-class ApiKey:
-    """One key: its account, its request count and its two sliding windows."""
+DEFAULT: Any = _Default()
+"""Stands for "the settings' value" where None already means "unlimited"."""
 
-    secret: str
-    account: Account
-    calls: int = 0
-    windows: dict[Bucket, deque[float]] = field(
-        default_factory=lambda: {"sync": deque[float](), "async": deque[float]()}
-    )
 
-    def admit(self, bucket: Bucket, settings: FakeSettings, now: float) -> None:
-        """Count one request in `bucket`, or raise the per-key 429 without counting it."""
-        limit = settings.sync_per_minute if bucket == "sync" else settings.async_per_minute
-        window = settings.rate_window
-        sent = self.windows[bucket]
-        while sent and sent[0] <= now - window:
-            sent.popleft()
-        if len(sent) >= limit:
-            # Retry-After speaks the service's seconds, as a client on this server's clock counts.
-            wait = max(1, math.ceil((sent[0] + window - now) / settings.time_scale))
-            raise ApiError(
-                429,
-                # The spec's wording to the letter, "1 seconds" included: clients may parse it.
-                f"rate limit exceeded ({limit} req/min), retry in {wait} seconds",
-                {"Retry-After": str(wait)},
-            )
-        sent.append(now)
+def _count(name: str, value: object, hint: str = "") -> None:
+    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+        raise ValueError(f"{name} must be an int >= 0{hint}, got {value!r}")
+
+
+class Accounts:
+    """The accounts and their keys: added, revoked, authenticated, charged.
+
+    A part of FakeState: every method takes the state's lock.
+    """
+
+    def __init__(self, settings: FakeSettings, cond: threading.Condition, journal: Journal) -> None:
+        self._settings = settings
+        self._cond = cond
+        self._journal = journal
+        self._accounts: dict[str, Account] = {}
+        self._keys: dict[str, ApiKey] = {}
+
+    def add_key(
+        self,
+        tier: str | None = None,
+        *,
+        user: str | None = None,
+        monthly_leads: int | None = DEFAULT,
+        credits: int | None = None,
+        mobile_credits: int | None = None,
+    ) -> str:
+        """A new key; see FakeServer.add_key."""
+        with self._cond:
+            account = self._accounts.get(user) if user is not None else None
+            if account is not None:
+                given = [
+                    name
+                    for name, value in (
+                        ("tier", tier),
+                        ("credits", credits),
+                        ("mobile_credits", mobile_credits),
+                    )
+                    if value is not None
+                ] + (["monthly_leads"] if monthly_leads is not DEFAULT else [])
+                if given:
+                    raise ValueError(
+                        f"user {user!r} already exists, so its plan and balances are set: pass only "
+                        f"user={user!r} to add a key to it (got {', '.join(given)} too)"
+                    )
+            else:
+                account = self._new_account(user, tier, monthly_leads, credits, mobile_credits)
+            key = ApiKey(new_key(), account)
+            account.keys.append(key)
+            self._keys[key.secret] = key
+            return key.secret
+
+    def _new_account(
+        self,
+        user: str | None,
+        tier: str | None,
+        monthly_leads: int | None,
+        credits: int | None,
+        mobile_credits: int | None,
+    ) -> Account:
+        s = self._settings
+        tier = s.tier if tier is None else tier
+        check_tier("tier", tier)
+        if monthly_leads is DEFAULT:
+            monthly_leads = s.monthly_leads
+        credits = s.credits if credits is None else credits
+        mobile_credits = s.mobile_credits if mobile_credits is None else mobile_credits
+        _count("credits", credits)
+        _count("mobile_credits", mobile_credits)
+        if monthly_leads is not None:
+            _count("monthly_leads", monthly_leads, " or None for unlimited")
+        name = user if user is not None else f"user_{len(self._accounts) + 1}"
+        while name in self._accounts:
+            name += "_"
+        account = Account(name, tier, monthly_leads, credits, mobile_credits)
+        self._accounts[name] = account
+        return account
+
+    def add_credits(self, user: str, *, credits: int = 0, mobile_credits: int = 0) -> None:
+        """Buy packs for `user`: `credits` leads and `mobile_credits` mobile credits more."""
+        _count("credits", credits)
+        _count("mobile_credits", mobile_credits)
+        with self._cond:
+            account = self.account(user)
+            account.credits_added += credits
+            account.mobile_purchased += mobile_credits
+            self._cond.notify_all()
+
+    def revoke_key(self, key: str) -> None:
+        """Revoke a key: from now on its requests get 401, as after a rotation."""
+        with self._cond:
+            revoked = self._keys.pop(key)
+            revoked.account.keys.remove(revoked)
+
+    def user_of(self, key: str) -> str:
+        """The account (user) name a key belongs to."""
+        with self._cond:
+            found = self._keys.get(key)
+            if found is None:
+                raise KeyError(f"no such key: {key[:12]}...")
+            return found.account.name
+
+    def keys_of(self, user: str) -> list[str]:
+        """Every key of an account, oldest first."""
+        with self._cond:
+            return [k.secret for k in self.account(user).keys]
+
+    def named(self, key_or_user: str) -> str:
+        """The user a key belongs to, or `key_or_user` itself when it names a user."""
+        with self._cond:
+            found = self._keys.get(key_or_user)
+            if found is not None:
+                return found.account.name
+            return self.account(key_or_user).name
+
+    def account(self, user: str) -> Account:
+        """The account of `user`; KeyError naming it when there is none."""
+        with self._cond:
+            account = self._accounts.get(user)
+            if account is None:
+                raise KeyError(f"no such user: {user!r}")
+            return account
+
+    def authenticate(self, token: str | None, bucket: Bucket | None) -> Caller:
+        """401 for an unknown key, 403 for a plan without API access, 429 over the key's rate.
+
+        Every request that carries a known key is counted in the month's API calls,
+        whatever its outcome; a request the rate limit rejects is not counted in the window.
+        """
+        with self._cond:
+            key = self._keys.get(token) if token else None
+            if key is None:
+                raise ApiError(401, AUTH_DETAIL, {"WWW-Authenticate": "Bearer"})
+            key.calls += 1
+            account = key.account
+            if account.tier not in API_TIERS:
+                raise ApiError(
+                    403,
+                    f"the {account.tier} plan does not include API access: "
+                    "upgrade to Growth, Scale or Enterprise",
+                )
+            if bucket is not None:
+                key.admit(bucket, self._settings, time.monotonic())
+            return Caller(key.secret, account.name)
+
+    def charge(self, kind: ChargeKind, caller: Caller, ref: str, amount: int = 1) -> None:
+        """Move the balance of `kind` by `amount` (a refund is -1), and log it."""
+        with self._cond:
+            account = self._accounts[caller.user]
+            if kind == "mobile":
+                account.mobile_used += amount
+            else:
+                account.leads_used += amount
+            self._journal.record_charge(kind, caller, ref, amount)
+
+    def usage(self, caller: Caller) -> UsageOut:
+        with self._cond:
+            key = self._keys[caller.key]
+            return key.account.usage(key)

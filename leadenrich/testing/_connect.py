@@ -1,4 +1,9 @@
-"""Clients bound to a fake server, and `connect()`: the real API when a key is set, else a fake."""
+"""Clients bound to a fake server, and `connect()`: the real API when a key is set, else a fake.
+
+The one module of the fake that reaches into the SDK's private modules (the rest of
+testing/ uses its models and public names only): the clients, and the ManualClock that
+`leadenrich.testing` hands out for tests without a server.
+"""
 
 from __future__ import annotations
 
@@ -9,9 +14,10 @@ from contextlib import asynccontextmanager, contextmanager
 from typing import Any
 
 from .._client import AsyncLeadEnrich, LeadEnrich
+from .._clock import ManualClock
 from ._server import FakeServer
 
-__all__ = ["aconnect", "async_client_for", "client_for", "connect"]
+__all__ = ["ManualClock", "aconnect", "async_client_for", "client_for", "connect"]
 
 
 def client_for(server: FakeServer, **options: Any) -> LeadEnrich:

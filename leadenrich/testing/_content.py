@@ -21,6 +21,7 @@ from .._models import (
     MobileFindIn,
     TechStack,
 )
+from . import _vocabulary as words
 
 __all__ = [
     "contact_name",
@@ -30,121 +31,6 @@ __all__ = [
     "fraction",
     "mobile_number",
 ]
-
-_SIZES = ("1-10", "11-50", "51-200", "201-500", "501-1000", "1001-5000", "5001-10000", "10001+")
-_INDUSTRIES: dict[str, tuple[str, ...]] = {
-    "Computer Software": ("slow release cycles", "rising cloud spend", "security review backlog"),
-    "Financial Services": ("manual compliance reporting", "legacy core systems", "fraud losses"),
-    "Healthcare": ("fragmented patient data", "HIPAA audit effort", "clinician burnout"),
-    "Logistics": ("poor shipment visibility", "spreadsheet-driven planning", "carrier cost swings"),
-    "Retail": ("cart abandonment", "inventory inaccuracy", "disconnected channels"),
-    "Manufacturing": ("unplanned downtime", "supplier delays", "quality escapes"),
-    "Marketing Services": ("attribution gaps", "campaign reporting toil", "client churn"),
-    "Education Technology": ("low course completion", "seasonal traffic spikes", "data privacy rules"),
-}
-_CLOUD = ("AWS", "Google Cloud", "Microsoft Azure", "Cloudflare", "DigitalOcean", "Vercel")
-_CRM = ("Salesforce", "HubSpot", "Pipedrive", "Microsoft Dynamics 365", "Zoho CRM", "Close")
-_SECURITY = ("Okta", "CrowdStrike", "Snyk", "1Password", "Wiz", "Auth0", "Vanta")
-_INFRA = ("Kubernetes", "Terraform", "Docker", "Datadog", "PostgreSQL", "Kafka", "GitHub Actions")
-_OTHER = ("Slack", "Notion", "Jira", "Segment", "Stripe", "Zendesk", "Looker", "Figma")
-_PRODUCT_WORDS = ("Cloud", "Insights", "Platform", "Connect", "Analytics", "Flow", "Hub", "Pay")
-_ROLES_HIRED = (
-    "Site Reliability Engineers",
-    "Account Executives",
-    "a VP of Sales",
-    "Data Engineers",
-    "a Head of Security",
-    "Customer Success Managers",
-    "Product Designers",
-)
-_NEWS = (
-    "raised a Series {round} round",
-    "opened an office in {city}",
-    "launched {product}",
-    "announced a partnership with {partner}",
-    "was named a leader in its category",
-    "appointed a new Chief Revenue Officer",
-    "expanded into {city}",
-)
-_ROUNDS = ("A", "B", "C", "D")
-_CITIES = ("London", "Austin", "Berlin", "Singapore", "Toronto", "Sydney", "Denver", "Paris")
-_CONTENT = (
-    "a whitepaper on {topic}",
-    "a webinar about {topic}",
-    "a customer story on {topic}",
-    "an engineering blog post on {topic}",
-    "a report on {topic}",
-)
-_TOPICS = (
-    "cloud cost control",
-    "zero-trust security",
-    "data governance",
-    "AI in operations",
-    "revenue operations",
-    "platform engineering",
-)
-_EVENTS = (
-    "AWS re:Invent",
-    "Dreamforce",
-    "SaaStr Annual",
-    "KubeCon",
-    "Web Summit",
-    "RSA Conference",
-    "Gartner Symposium",
-    "HubSpot INBOUND",
-)
-_FIRST = (
-    "Maya",
-    "Daniel",
-    "Priya",
-    "Lucas",
-    "Sofia",
-    "Ethan",
-    "Amara",
-    "Jonas",
-    "Elena",
-    "Omar",
-    "Grace",
-    "Mateo",
-    "Hannah",
-    "Kenji",
-    "Chloe",
-    "Samuel",
-)
-_LAST = (
-    "Chen",
-    "Okafor",
-    "Schmidt",
-    "Patel",
-    "Garcia",
-    "Johansson",
-    "Rossi",
-    "Kim",
-    "Novak",
-    "Silva",
-    "Dubois",
-    "Murphy",
-    "Haddad",
-    "Tanaka",
-    "Walsh",
-    "Kowalski",
-)
-_COMMITTEE = (
-    ("Chief Financial Officer", "economic buyer"),
-    ("VP of Engineering", "technical evaluator"),
-    ("Head of Revenue Operations", "champion"),
-    ("Chief Information Security Officer", "blocker"),
-    ("Director of IT", "technical evaluator"),
-    ("Chief Operating Officer", "economic buyer"),
-)
-_TIMING = (
-    "Reach out this week: the hiring push suggests budget is open.",
-    "Engage within 30 days, before next quarter's planning closes.",
-    "Nurture for now and re-engage after their next funding news.",
-    "Time outreach to their upcoming event appearance.",
-)
-_EMAIL_DOMAINS = ("northwind.io", "contoso.com", "globex.com", "initech.com", "umbrella.co", "hooli.com")
-_US_AREA_CODES = ("415", "212", "646", "312", "617", "512", "206", "303", "404", "305")
 
 
 def _rng(*parts: object) -> random.Random:
@@ -168,19 +54,19 @@ def enrichment_for(lead: LeadIn, run: int = 0) -> Enrichment:
     only; the signals and the score also on `run`, so a re-enrichment looks fresh.
     """
     company = _rng("company", lead.domain)
-    industry = company.choice(sorted(_INDUSTRIES))
-    size = company.choice(_SIZES)
+    industry = company.choice(sorted(words.INDUSTRIES))
+    size = company.choice(words.SIZES)
     stack = TechStack(
-        cloud=_sample(company, _CLOUD, 1, 2),
-        crm=_sample(company, _CRM, 1, 1),
-        security=_sample(company, _SECURITY, 1, 3),
-        infrastructure=_sample(company, _INFRA, 2, 4),
-        other=_sample(company, _OTHER, 2, 4),
+        cloud=_sample(company, words.CLOUD, 1, 2),
+        crm=_sample(company, words.CRM, 1, 1),
+        security=_sample(company, words.SECURITY, 1, 3),
+        infrastructure=_sample(company, words.INFRA, 2, 4),
+        other=_sample(company, words.OTHER, 2, 4),
     )
     brand = lead.company.split()[0] if lead.company.split() else lead.company
-    products = [f"{brand} {word}" for word in _sample(company, _PRODUCT_WORDS, 1, 3)]
+    products = [f"{brand} {word}" for word in _sample(company, words.PRODUCT_WORDS, 1, 3)]
     roles = _pairs(company)
-    firsts, lasts = company.sample(_FIRST, len(roles)), company.sample(_LAST, len(roles))
+    firsts, lasts = company.sample(words.FIRST, len(roles)), company.sample(words.LAST, len(roles))
     committee = [
         BuyingCommitteeMember(
             name=f"{first} {last}",
@@ -190,26 +76,28 @@ def enrichment_for(lead: LeadIn, run: int = 0) -> Enrichment:
         )
         for (title, role), first, last in zip(roles, firsts, lasts, strict=True)
     ]
-    pains = list(_INDUSTRIES[industry])
+    pains = list(words.INDUSTRIES[industry])
     company.shuffle(pains)
 
     fresh = _rng("signals", lead.domain, run)
-    hiring = [f"Hiring {role}" for role in _sample(fresh, _ROLES_HIRED, 0, 3)]
+    hiring = [f"Hiring {role}" for role in _sample(fresh, words.ROLES_HIRED, 0, 3)]
     news = [
         f"{lead.company} "
         + template.format(
-            round=fresh.choice(_ROUNDS),
-            city=fresh.choice(_CITIES),
+            round=fresh.choice(words.ROUNDS),
+            city=fresh.choice(words.CITIES),
             product=products[0],
-            partner=fresh.choice(_CLOUD),
+            partner=fresh.choice(words.CLOUD),
         )
-        for template in _sample(fresh, _NEWS, 0, 2)
+        for template in _sample(fresh, words.NEWS, 0, 2)
     ]
     signals = IntentSignals(
         hiring_signals=hiring,
         recent_news=news,
-        content_published=[t.format(topic=fresh.choice(_TOPICS)) for t in _sample(fresh, _CONTENT, 0, 2)],
-        events_attended=_sample(fresh, _EVENTS, 0, 2),
+        content_published=[
+            t.format(topic=fresh.choice(words.TOPICS)) for t in _sample(fresh, words.CONTENT, 0, 2)
+        ],
+        events_attended=_sample(fresh, words.EVENTS, 0, 2),
     )
     score = max(0, min(100, 25 + 8 * len(hiring) + 10 * len(news) + fresh.randint(0, 30) + _seniority(lead)))
     return Enrichment(
@@ -234,7 +122,7 @@ def enrichment_for(lead: LeadIn, run: int = 0) -> Enrichment:
 
 
 def _pairs(rng: random.Random) -> list[tuple[str, str]]:
-    pairs = list(_COMMITTEE)
+    pairs = list(words.COMMITTEE)
     rng.shuffle(pairs)
     return pairs[: rng.randint(2, 4)]
 
@@ -251,7 +139,7 @@ def _seniority(lead: LeadIn) -> int:
 def _playbook(lead: LeadIn, rng: random.Random, industry: str, pain: str, product: str) -> EngagementPlaybook:
     first = (lead.name or "").split()[0] if (lead.name or "").split() else "there"
     return EngagementPlaybook(
-        timing=rng.choice(_TIMING),
+        timing=rng.choice(words.TIMING),
         opening_line=f"Hi {first}, teams at {lead.company} often tell us they are held back by {pain}.",
         value_prop=f"Tackle {pain} for {industry.lower()} teams without replacing {product}.",
         case_study_angle=f"A peer {industry.lower()} company that tackled {pain} in one quarter.",
@@ -279,7 +167,7 @@ def _article(word: str) -> str:
 
 
 def _tags(lead: LeadIn, industry: str, size: str, score: int) -> list[str]:
-    small = size in _SIZES[:3]
+    small = size in words.SIZES[:3]
     tags = [
         f"industry:{industry.lower().replace(' ', '-')}",
         "segment:smb" if small else "segment:enterprise",
@@ -311,7 +199,7 @@ def _domain(query: EmailFindIn | MobileFindIn) -> str:
         return query.domain.strip().lower()
     if query.company_name:
         return re.sub(r"[^a-z0-9]+", "", query.company_name.lower()) + ".com"
-    return _rng("email-domain", query.linkedin_url).choice(_EMAIL_DOMAINS)
+    return _rng("email-domain", query.linkedin_url).choice(words.EMAIL_DOMAINS)
 
 
 def email_address(query: EmailFindIn) -> str:
@@ -334,4 +222,4 @@ def mobile_number(query: MobileFindIn) -> str:
     rng = _rng("mobile", query.model_dump_json())
     if _domain(query).endswith((".uk", ".co.uk")):
         return f"+447700900{rng.randint(0, 999):03d}"
-    return f"+1{rng.choice(_US_AREA_CODES)}55501{rng.randint(0, 99):02d}"
+    return f"+1{rng.choice(words.US_AREA_CODES)}55501{rng.randint(0, 99):02d}"

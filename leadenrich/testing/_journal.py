@@ -1,14 +1,13 @@
 """Journal: what happened on the fake server (requests, charges, callbacks), for tests to read.
 
-It owns the lock and the condition FakeState extends, so that `wait_until` wakes up on
-every change, whether to the journal or to the accounts, leads, jobs and lookups.
+It is one part of FakeState and shares the state's lock (see _state.py), so that
+`wait_until` wakes up on every change, whether to the journal or to any other part.
 """
 
 from __future__ import annotations
 
 import threading
 from collections import Counter
-from collections.abc import Callable
 from typing import Any
 
 from ._records import (
@@ -26,10 +25,10 @@ __all__ = ["Journal"]
 
 
 class Journal:
-    """The log half of FakeState; every method is safe to call from any thread."""
+    """The log of FakeState; every method is safe to call from any thread."""
 
-    def __init__(self) -> None:
-        self._cond = threading.Condition(threading.RLock())
+    def __init__(self, cond: threading.Condition) -> None:
+        self._cond = cond
         self._requests: list[RequestRecord] = []
         self._charges: list[Charge] = []
         self._callbacks: list[CallbackDelivery] = []
@@ -46,9 +45,11 @@ class Journal:
             self._requests.append(RequestRecord(method, path, status_code, token, utcnow()))
             self._cond.notify_all()
 
-    def _record_charge(self, kind: ChargeKind, caller: Caller, ref: str, amount: int) -> None:
-        # Called by FakeState under the lock, next to the balance it moves.
-        self._charges.append(Charge(kind, amount, caller.key, caller.user, ref, utcnow()))
+    def record_charge(self, kind: ChargeKind, caller: Caller, ref: str, amount: int) -> None:
+        """A charge (+1) or refund (-1); `Accounts.charge` calls it next to the balance it moves."""
+        with self._cond:
+            self._charges.append(Charge(kind, amount, caller.key, caller.user, ref, utcnow()))
+            self._cond.notify_all()
 
     def record_fault(self, kind: FaultKind, method: str, path: str, key: str | None, detail: str) -> None:
         """A fault the server injected into a request (see FakeSettings' fault rates)."""
@@ -160,13 +161,3 @@ class Journal:
         """The bodies POSTed to the built-in receiver `server.callback_url(name)`."""
         with self._cond:
             return list(self._received.get(name, []))
-
-    def wait_until(self, predicate: Callable[[], bool], timeout: float = 5.0) -> bool:
-        """Block until `predicate()` is true (re-checked after every change); False on timeout.
-
-        Examples:
-            >>> server.state.wait_until(lambda: len(server.state.callbacks()) == 1)  # doctest: +SKIP
-            True
-        """
-        with self._cond:
-            return self._cond.wait_for(predicate, timeout)

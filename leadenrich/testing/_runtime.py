@@ -1,6 +1,6 @@
 """The waiting half of the fake server: enrichment runs, jobs, lookups and callbacks.
 
-It lives on the server's event loop; FakeState holds the facts. Background tasks are
+It lives on the server's event loop; the parts of FakeState hold the facts. Background tasks are
 kept in a set (so they are not garbage-collected mid-flight) and cancelled at shutdown,
 when their runs are refunded.
 """
@@ -14,8 +14,8 @@ from typing import Any
 
 import httpx
 
+from .. import __version__
 from .._models import JobCompletedEvent, JobOut, LeadIn, LeadOut
-from .._version import __version__
 from ._records import ApiError, CallbackDelivery, Caller, Follow, Run, utcnow
 from ._settings import FakeSettings
 from ._state import FakeState
@@ -70,15 +70,15 @@ class Runtime:
             await self._change.wait()
 
     async def _ended(self, ref: str) -> None:
-        await self._until(lambda: not self.state.running(ref))
+        await self._until(lambda: not self.state.runs.running(ref))
 
     async def enrich_sync(self, caller: Caller, lead: LeadIn) -> LeadOut:
         """Sync mode: the deduped record at once, or after the same-email run it waits
         for, or a run of its own."""
-        outcome = self.state.admit_sync(caller, lead)
+        outcome = self.state.runs.admit_sync(caller, lead)
         while isinstance(outcome, Follow):
             await self._ended(outcome.ref)
-            outcome = self.state.admit_sync(caller, lead)
+            outcome = self.state.runs.admit_sync(caller, lead)
         if isinstance(outcome, LeadOut):
             return outcome
         return await self.run_blocking(outcome)
@@ -89,10 +89,10 @@ class Runtime:
         try:
             await asyncio.sleep(run.seconds)
         except asyncio.CancelledError:
-            self.state.abandon(run)
+            self.state.runs.abandon(run)
             self._changed()
             raise
-        outcome = self.state.finish(run)
+        outcome = self.state.runs.finish(run)
         self._changed()
         if isinstance(outcome, LeadOut):
             return outcome
@@ -108,23 +108,23 @@ class Runtime:
             await asyncio.sleep(self.settings.real_seconds(self.settings.queued_seconds))
             while isinstance(step, Follow):
                 await self._ended(step.ref)
-                step = self.state.follow_job(job_id, caller, lead)
+                step = self.state.async_jobs.follow(job_id, caller, lead)
             if step is not None:
                 run = step
-                await self._until(lambda: self.state.start_job(run))
+                await self._until(lambda: self.state.async_jobs.start(run))
                 self._changed()  # the next job in the queue may take a slot too
                 await asyncio.sleep(run.seconds)
         except asyncio.CancelledError:
             if isinstance(step, Run):
-                self.state.abandon(step)
+                self.state.async_jobs.abandon(step)
             else:
-                self.state.abandon_job(job_id)
+                self.state.async_jobs.abandon_unstarted(job_id)
             self._changed()
             raise
         if step is None:
-            job = self.state.job_out(job_id)
+            job = self.state.async_jobs.out(job_id)
         else:
-            job = self.state.finish_job(step)
+            job = self.state.async_jobs.finish(step)
             self._changed()
         if callback_url is not None and (
             job.status == "done" or self.settings.failed_job_callback == "posted"
@@ -133,7 +133,7 @@ class Runtime:
 
     async def settle(self, lookup_id: str, seconds: float) -> None:
         await asyncio.sleep(seconds)
-        self.state.settle_lookup(lookup_id)
+        self.state.searches.settle(lookup_id)
 
     async def deliver(self, job: JobOut, url: str) -> None:
         """POST the completion event once; whatever happens is recorded, nothing is retried."""
@@ -153,7 +153,7 @@ class Runtime:
             delivery = CallbackDelivery(job.job_id, url, payload, None, f"{type(exc).__name__}: {exc}")
         else:
             delivery = CallbackDelivery(job.job_id, url, payload, response.status_code, None)
-        self.state.record_callback(delivery)
+        self.state.journal.record_callback(delivery)
 
     def _http(self) -> httpx.AsyncClient:
         if self._client is None:

@@ -28,9 +28,16 @@ class ScriptedFaults:
         self._lock = threading.Lock()
         self._queue: list[ScriptedFault] = []
 
-    def add(self, fault: ScriptedFault) -> None:
+    def add(self, method: str, path: str, kind: FaultKind, *, status: int, times: int) -> None:
+        """Play `kind` on the next `times` requests matching; see FakeServer.fail_next."""
+        if not isinstance(times, int) or times < 1:  # pyright: ignore[reportUnnecessaryIsInstance]
+            raise ValueError(f"times must be an int >= 1, got {times!r}")
+        if kind == "server_error" and status not in (500, 502, 503):
+            raise ValueError(
+                f"a server_error's status is 500, 502 or 503, got {status!r}; use kind='refused'"
+            )
         with self._lock:
-            self._queue.append(fault)
+            self._queue.append(ScriptedFault(method.upper(), path, kind, status, times))
 
     @property
     def pending(self) -> bool:

@@ -2,19 +2,17 @@
 
 from __future__ import annotations
 
-import dataclasses
 from types import TracebackType
 from typing import TYPE_CHECKING, Any
 from urllib.parse import quote
 
 from typing_extensions import Self
 
-from .._clock import ServiceClock
-from .._ratelimit import RateLimits
+from .. import RateLimits, ServiceClock
+from ._accounts import DEFAULT
 from ._records import FaultKind
-from ._scripted import ScriptedFault
-from ._settings import FakeSettings, Tier
-from ._state import DEFAULT, FakeState
+from ._settings import FakeSettings, Tier, overridden
+from ._state import FakeState
 
 if TYPE_CHECKING:
     from ._thread import ServerThread
@@ -51,16 +49,12 @@ class FakeServer:
         port: int = 0,
         **overrides: Any,
     ) -> None:
-        base = settings if settings is not None else FakeSettings()
-        unknown = sorted(set(overrides) - set(FakeSettings.names()))
-        if unknown:
-            raise TypeError(
-                f"unknown FakeSettings field(s) {', '.join(unknown)}; known: {', '.join(FakeSettings.names())}"
-            )
-        self.settings: FakeSettings = dataclasses.replace(base, **overrides) if overrides else base
+        self.settings: FakeSettings = overridden(
+            settings if settings is not None else FakeSettings(), overrides
+        )
         self.state: FakeState = FakeState(self.settings)
         """What the server remembers: requests, charges, jobs, leads, lookups, callbacks."""
-        self.api_key: str = self.state.add_key(user="default")
+        self.api_key: str = self.state.accounts.add_key(user="default")
         """A ready key of the settings' tier (Growth by default), of the user `default`."""
         self._host = host
         self._port = port
@@ -152,25 +146,14 @@ class FakeServer:
             raise RuntimeError("the fake server is already running")
         # Imported here: fastapi and uvicorn cost ~0.5 s, and only a running server needs them.
         try:
-            from ._app import build_app
-            from ._thread import ServerThread
+            from ._app import serve
         except ModuleNotFoundError as exc:
             raise ModuleNotFoundError(
                 f"the fake server needs {exc.name}, which the fake extra installs: "
                 "pip install 'leadenrich[fake]'",
                 name=exc.name,
             ) from exc
-
-        # Sync enrichments in progress at stop get a moment (a few API seconds) to finish.
-        graceful = min(1.0, self.settings.real_seconds(5.0))
-        thread = ServerThread(
-            build_app(self.state),
-            self._host,
-            self._port,
-            graceful_seconds=graceful,
-            on_connection=self.state.record_connection,
-        )
-        port = thread.start()
+        thread, port = serve(self.state, self._host, self._port)
         host = f"[{self._host}]" if ":" in self._host else self._host
         self._thread, self._url = thread, f"http://{host}:{port}"
         return self
@@ -228,7 +211,7 @@ class FakeServer:
             >>> key = server.add_key("scale", monthly_leads=1, credits=0)  # doctest: +SKIP
             >>> second = server.add_key(user=server.state.user_of(key))  # doctest: +SKIP
         """
-        return self.state.add_key(
+        return self.state.accounts.add_key(
             tier, user=user, monthly_leads=monthly_leads, credits=credits, mobile_credits=mobile_credits
         )
 
@@ -240,8 +223,8 @@ class FakeServer:
             >>> client.usage().monthly_leads.credits_added  # doctest: +SKIP
             500
         """
-        user = self._user(key_or_user)
-        self.state.add_credits(user, credits=credits, mobile_credits=mobile_credits)
+        user = self.state.accounts.named(key_or_user)
+        self.state.accounts.add_credits(user, credits=credits, mobile_credits=mobile_credits)
 
     def user_of(self, key: str) -> str:
         """The name of the account a key belongs to.
@@ -271,13 +254,7 @@ class FakeServer:
             >>> server.fail_next("GET", "/api/v1/jobs/*", status=404)  # doctest: +SKIP
             >>> server.fail_next("POST", "/api/v1/leads/enrich", "drop_after")  # doctest: +SKIP
         """
-        if not isinstance(times, int) or times < 1:  # pyright: ignore[reportUnnecessaryIsInstance]
-            raise ValueError(f"times must be an int >= 1, got {times!r}")
-        if kind == "server_error" and status not in (500, 502, 503):
-            raise ValueError(
-                f"a server_error's status is 500, 502 or 503, got {status!r}; use kind='refused'"
-            )
-        self.state.scripted.add(ScriptedFault(method.upper(), path, kind, status, times))
+        self.state.scripted.add(method, path, kind, status=status, times=times)
 
     def revoke_key(self, key: str) -> None:
         """Revoke a key, as a rotation would: its next requests get 401.
@@ -285,7 +262,7 @@ class FakeServer:
         Examples:
             >>> server.revoke_key(server.api_key)  # doctest: +SKIP
         """
-        self.state.revoke_key(key)
+        self.state.accounts.revoke_key(key)
 
     def callback_url(self, name: str = "default", *, status: int = 204) -> str:
         """A callback_url served by this server: bodies POSTed to it are kept in
@@ -297,10 +274,3 @@ class FakeServer:
             True
         """
         return f"{self.url}/_fake/callbacks/{quote(name, safe='')}?status={status}"
-
-    def _user(self, key_or_user: str) -> str:
-        try:
-            return self.state.user_of(key_or_user)
-        except KeyError:
-            self.state.keys_of(key_or_user)  # raises KeyError naming the user when unknown
-            return key_or_user

@@ -2,67 +2,35 @@
 
 from __future__ import annotations
 
-import math
-from collections.abc import Callable
-from dataclasses import dataclass, field, fields
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field, fields, replace
 from typing import TYPE_CHECKING, Any, Literal, get_args
 
 from . import _rules
+from ._open_points import (
+    OPEN_POINTS,
+    DedupeEmails,
+    DeleteBody,
+    FailedJobCallback,
+    HealthBody,
+    JobAdmission,
+    ListLimitBounds,
+    ListOrder,
+    ListShape,
+    ReEnrichCharge,
+    SameEmailInFlight,
+    SyncFailure,
+    UnknownFields,
+    UnknownMode,
+)
+from ._setting_checks import integer, number, positive_number, rate, value_range
 
 if TYPE_CHECKING:
     from .._models import EmailFindIn, LeadIn, MobileFindIn
 
-__all__ = [
-    "API_TIERS",
-    "FAULT_RATES",
-    "DedupeEmails",
-    "DeleteBody",
-    "FailedJobCallback",
-    "FakeSettings",
-    "HealthBody",
-    "JobAdmission",
-    "ListLimitBounds",
-    "ListOrder",
-    "ListShape",
-    "ReEnrichCharge",
-    "SameEmailInFlight",
-    "SyncFailure",
-    "Tier",
-    "UnknownFields",
-    "UnknownMode",
-]
+__all__ = ["API_TIERS", "FAULT_RATES", "FakeSettings", "Tier", "check_tier", "overridden"]
 
 Tier = Literal["free", "starter", "growth", "scale", "enterprise"]
-# The spec's open points: one Literal per point, its first value the 1.0.0 behaviour
-# (docs/testing.md says what each value means).
-JobAdmission = Literal["queue", "upstream_full"]
-ListOrder = Literal["newest_first", "oldest_first"]
-ListShape = Literal["items", "bare", "leads", "data", "results"]
-ListLimitBounds = Literal["reject", "clamp"]
-SyncFailure = Literal["502_json", "500_text", "503_json"]
-HealthBody = Literal["status_version", "status", "text", "empty"]
-DeleteBody = Literal["id_deleted", "lead", "message", "empty"]
-UnknownFields = Literal["reject", "ignore"]
-SameEmailInFlight = Literal["charge_both", "dedupe"]
-ReEnrichCharge = Literal["charged", "free"]
-FailedJobCallback = Literal["posted", "not_posted"]
-UnknownMode = Literal["reject", "async", "sync"]
-DedupeEmails = Literal["ignore_case", "exact"]
-OPEN_POINTS: dict[str, Any] = {
-    "job_admission": JobAdmission,
-    "list_order": ListOrder,
-    "list_shape": ListShape,
-    "list_limit_bounds": ListLimitBounds,
-    "sync_failure": SyncFailure,
-    "health_body": HealthBody,
-    "delete_body": DeleteBody,
-    "unknown_fields": UnknownFields,
-    "same_email_in_flight": SameEmailInFlight,
-    "re_enrich_charge": ReEnrichCharge,
-    "failed_job_callback": FailedJobCallback,
-    "unknown_mode": UnknownMode,
-    "dedupe_emails": DedupeEmails,
-}
 API_TIERS: frozenset[str] = frozenset({"growth", "scale", "enterprise"})
 """The plans the spec lets through; the others get 403."""
 FAULT_RATES = (
@@ -194,30 +162,30 @@ class FakeSettings:
     """How many enrichment requests in a row one burst refuses, its first included."""
 
     def __post_init__(self) -> None:
-        _positive_number("time_scale", self.time_scale, "1.0 is real time, 0.005 makes 30 s last 0.15 s")
-        _range("enrichment_seconds", self.enrichment_seconds)
-        _range("mobile_lookup_seconds", self.mobile_lookup_seconds)
-        _number("queued_seconds", self.queued_seconds)
-        _number("upstream_retry_after", self.upstream_retry_after)
-        _positive_number("rate_window_seconds", self.rate_window_seconds, "the spec's window is 60")
-        _positive_number("callback_timeout", self.callback_timeout, "real seconds")
+        positive_number("time_scale", self.time_scale, "1.0 is real time, 0.005 makes 30 s last 0.15 s")
+        value_range("enrichment_seconds", self.enrichment_seconds)
+        value_range("mobile_lookup_seconds", self.mobile_lookup_seconds)
+        number("queued_seconds", self.queued_seconds)
+        number("upstream_retry_after", self.upstream_retry_after)
+        positive_number("rate_window_seconds", self.rate_window_seconds, "the spec's window is 60")
+        positive_number("callback_timeout", self.callback_timeout, "real seconds")
         for name in ("sync_per_minute", "async_per_minute", "max_concurrent_enrichments"):
-            _integer(name, getattr(self, name), 1)
-        _integer("credits", self.credits, 0)
-        _integer("mobile_credits", self.mobile_credits, 0)
+            integer(name, getattr(self, name), 1)
+        integer("credits", self.credits, 0)
+        integer("mobile_credits", self.mobile_credits, 0)
         if self.monthly_leads is not None:
-            _integer("monthly_leads", self.monthly_leads, 0, "or None for unlimited")
+            integer("monthly_leads", self.monthly_leads, 0, "or None for unlimited")
         check_tier("FakeSettings.tier", self.tier)
         self._check_open_points()
         if isinstance(self.fault_seed, bool) or not isinstance(self.fault_seed, int):  # pyright: ignore[reportUnnecessaryIsInstance]
             raise ValueError(f"FakeSettings.fault_seed must be an int, got {self.fault_seed!r}")
-        total = sum(_rate(name, getattr(self, name)) for name in FAULT_RATES)
+        total = sum(rate(name, getattr(self, name)) for name in FAULT_RATES)
         if total > 1.0:
             raise ValueError(
                 f"FakeSettings fault rates ({', '.join(FAULT_RATES)}) must add up to at most 1, got {total:g}"
             )
-        _positive_number("slow_seconds", self.slow_seconds, "real seconds")
-        _integer("upstream_full_burst", self.upstream_full_burst, 1)
+        positive_number("slow_seconds", self.slow_seconds, "real seconds")
+        integer("upstream_full_burst", self.upstream_full_burst, 1)
         for name in ("enrichment_fails", "email_found", "mobile_found"):
             if not callable(getattr(self, name)):
                 raise ValueError(
@@ -225,7 +193,7 @@ class FakeSettings:
                 )
 
     def _check_open_points(self) -> None:
-        _integer("list_max_limit", self.list_max_limit, 1)
+        integer("list_max_limit", self.list_max_limit, 1)
         for name, choices in OPEN_POINTS.items():
             allowed = get_args(choices)
             if getattr(self, name) not in allowed:
@@ -270,43 +238,17 @@ class FakeSettings:
         return {name: get_args(choices) for name, choices in OPEN_POINTS.items()}
 
 
+def overridden(settings: FakeSettings, overrides: Mapping[str, Any]) -> FakeSettings:
+    """`settings` with the fields named in `overrides` changed; TypeError for an unknown name."""
+    unknown = sorted(set(overrides) - set(FakeSettings.names()))
+    if unknown:
+        raise TypeError(
+            f"unknown FakeSettings field(s) {', '.join(unknown)}; known: {', '.join(FakeSettings.names())}"
+        )
+    return replace(settings, **overrides) if overrides else settings
+
+
 def check_tier(name: str, tier: object) -> None:
     allowed = get_args(Tier)
     if tier not in allowed:
         raise ValueError(f"{name} must be one of {', '.join(allowed)}; got {tier!r}")
-
-
-def _number(name: str, value: object) -> float:
-    if isinstance(value, bool) or not isinstance(value, (int, float)):
-        raise ValueError(f"FakeSettings.{name} must be a number of API seconds >= 0, got {value!r}")
-    if not math.isfinite(value) or value < 0:
-        raise ValueError(f"FakeSettings.{name} must be a finite number of API seconds >= 0, got {value!r}")
-    return float(value)
-
-
-def _rate(name: str, value: object) -> float:
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 <= value <= 1:
-        raise ValueError(f"FakeSettings.{name} must be a share of requests from 0 to 1, got {value!r}")
-    return float(value)
-
-
-def _positive_number(name: str, value: object, hint: str) -> None:
-    if isinstance(value, bool) or not isinstance(value, (int, float)):
-        raise ValueError(f"FakeSettings.{name} must be a number > 0 ({hint}), got {value!r}")
-    if not math.isfinite(value) or value <= 0:
-        raise ValueError(f"FakeSettings.{name} must be a finite number > 0 ({hint}), got {value!r}")
-
-
-def _range(name: str, value: object) -> None:
-    if not isinstance(value, tuple) or len(value) != 2:  # pyright: ignore[reportUnknownArgumentType]
-        raise ValueError(f"FakeSettings.{name} must be a (min, max) tuple of API seconds, got {value!r}")
-    low = _number(f"{name}[0]", value[0])  # pyright: ignore[reportUnknownArgumentType]
-    high = _number(f"{name}[1]", value[1])  # pyright: ignore[reportUnknownArgumentType]
-    if low > high:
-        raise ValueError(f"FakeSettings.{name} must be (min, max) with min <= max, got {value!r}")
-
-
-def _integer(name: str, value: object, minimum: int, hint: str = "") -> None:
-    if isinstance(value, bool) or not isinstance(value, int) or value < minimum:
-        extra = f" {hint}" if hint else ""
-        raise ValueError(f"FakeSettings.{name} must be an int >= {minimum}{extra}, got {value!r}")

@@ -9,13 +9,19 @@ from fastapi.responses import JSONResponse, PlainTextResponse
 from pydantic import BaseModel
 
 from .._models import Health, LeadDeleted, LeadOut, LeadPage
-from ._settings import DeleteBody, FakeSettings, HealthBody, ListShape
+from ._open_points import DeleteBody, HealthBody, ListShape
+from ._settings import FakeSettings
 
-__all__ = ["delete_body", "health_body", "invalid", "listing", "page_bounds"]
+__all__ = ["delete_body", "health_body", "invalid", "json_body", "listing", "page_bounds"]
 
 
-def _json(body: BaseModel, *, exclude_none: bool = False) -> Response:
-    return Response(body.model_dump_json(exclude_none=exclude_none), media_type="application/json")
+def json_body(model: BaseModel, status_code: int = 200, *, exclude_none: bool = False) -> Response:
+    """`model` as the JSON body of an answer."""
+    return Response(
+        model.model_dump_json(exclude_none=exclude_none),
+        status_code=status_code,
+        media_type="application/json",
+    )
 
 
 def health_body(shape: HealthBody, version: str) -> Response:
@@ -24,17 +30,17 @@ def health_body(shape: HealthBody, version: str) -> Response:
     if shape == "empty":
         return Response(status_code=204)
     shown = version if shape == "status_version" else None
-    return _json(Health.model_validate({"status": "ok", "version": shown}), exclude_none=True)
+    return json_body(Health.model_validate({"status": "ok", "version": shown}), exclude_none=True)
 
 
 def delete_body(shape: DeleteBody, lead: LeadOut) -> Response:
     if shape == "lead":
-        return _json(lead)
+        return json_body(lead)
     if shape == "message":
         return JSONResponse({"message": "lead deleted"})
     if shape == "empty":
         return Response(status_code=204)
-    return _json(LeadDeleted(id=lead.id, deleted=True), exclude_none=True)
+    return json_body(LeadDeleted(id=lead.id, deleted=True), exclude_none=True)
 
 
 def invalid(loc: tuple[str, ...], msg: str, kind: str, value: object) -> RequestValidationError:
@@ -67,7 +73,9 @@ def listing(
 ) -> Response:
     """One page of `GET /leads` in the `list_shape` chosen."""
     if shape == "items":
-        return _json(LeadPage.model_validate({"items": items, "total": total, "limit": limit, "skip": skip}))
+        return json_body(
+            LeadPage.model_validate({"items": items, "total": total, "limit": limit, "skip": skip})
+        )
     leads = [lead.model_dump(mode="json") for lead in items]
     more = skip + len(items) < total
     if shape == "bare":

@@ -2,13 +2,37 @@
 
 from __future__ import annotations
 
+import secrets
+from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
+from typing import Any, Protocol, TypeVar
 
 from .._models import Enrichment, JobOut, LeadIn, LeadOut, MobileFindIn, MobileFindOut
+from ._records import ApiError, Caller
 
-__all__ = ["StoredJob", "StoredLead", "StoredLookup"]
+__all__ = ["StoredJob", "StoredLead", "StoredLookup", "new_id", "owned"]
+
+
+class _Owned(Protocol):
+    @property
+    def user(self) -> str: ...
+
+
+T = TypeVar("T", bound=_Owned)
+
+
+def new_id(prefix: str) -> str:
+    """A fresh id in the service's format, such as `job_` and 16 hex digits."""
+    return f"{prefix}_{secrets.token_hex(8)}"
+
+
+def owned(table: Mapping[str, T], caller: Caller, item_id: str, what: str) -> T:
+    """The item of the caller's account, or a 404 (another account's is not found either)."""
+    item = table.get(item_id)
+    if item is None or item.user != caller.user:
+        raise ApiError(404, f"{what} {item_id!r} not found")
+    return item
 
 
 @dataclass(eq=False)

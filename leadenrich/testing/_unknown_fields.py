@@ -9,8 +9,7 @@ from typing import Any, cast
 from pydantic import BaseModel
 from starlette.types import Message, Receive
 
-from .._models import EmailFindIn, LeadIn, MobileFindIn
-from .._models.leads import EnrichRequest
+from .._models import EmailFindIn, EnrichRequest, LeadIn, MobileFindIn
 
 __all__ = ["known_fields_only"]
 

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from leadenrich._cli import _HANDLERS
-from leadenrich._cli._errors import EXIT_CODES
+from leadenrich._cli._exit_codes import EXIT_CODES
 from leadenrich._cli._parser import build_parser
 
 PAGE = Path(__file__).resolve().parents[2] / "docs" / "cli.md"

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 import socket
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
@@ -228,7 +229,7 @@ def test_the_sdks_python_advice_reads_as_options_and_commands() -> None:
     # would tell a shell user to call client.usage().
     from leadenrich import LeadEnrichError, _endpoints
     from leadenrich import _errors as sdk_errors
-    from leadenrich._cli._errors import shell_advice
+    from leadenrich._cli._messages import shell_advice
 
     advice = [
         _endpoints._FIND_THE_LEAD,  # pyright: ignore[reportPrivateUsage]
@@ -253,3 +254,13 @@ def test_the_sdks_python_advice_reads_as_options_and_commands() -> None:
     for text in advice:
         shell = shell_advice(text)
         assert not re.search(r"client\.|\w=|\(\)|api_key|base_url", shell), shell
+
+
+def test_a_run_cut_short_says_to_run_the_same_command_again(tmp_path: Path) -> None:
+    # enrich-file writes the rows a Ctrl-C left unfinished with read_checkpoint's words.
+    from leadenrich import read_checkpoint
+    from leadenrich._cli._messages import shell_advice
+
+    unfinished = read_checkpoint([{"company": "Acme", "domain": "acme.com"}], tmp_path / "none.jsonl")
+    message = shell_advice(str(unfinished.outcomes[0].error))
+    assert message == "not finished in the checkpoint: run the same command again to go on"

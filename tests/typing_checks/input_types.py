@@ -6,6 +6,7 @@ run with unused ignores reported, so a line that stops being an error fails the 
 
 from __future__ import annotations
 
+import httpx
 from typing_extensions import assert_type
 
 from leadenrich import (
@@ -47,6 +48,8 @@ def sync_client(client: LeadEnrich, rows: list[dict[str, str]]) -> None:
     client.leads.get("ld_1", extra_headers={"X-Trace": 1})  # type: ignore[dict-item]  # pyright: ignore[reportArgumentType]
     client.with_options(max_retrys=3)  # type: ignore[call-arg]  # pyright: ignore[reportCallIssue]
     assert_type(client.with_options(max_retries=3, default_headers={"X-Team": "a"}), LeadEnrich)
+    LeadEnrich(http_client=httpx.Client())
+    LeadEnrich(http_client=httpx.AsyncClient())  # type: ignore[arg-type]  # pyright: ignore[reportArgumentType]
 
 
 async def async_client(client: AsyncLeadEnrich) -> None:
@@ -56,3 +59,5 @@ async def async_client(client: AsyncLeadEnrich) -> None:
     raw = await client.email.with_raw_response.find(linkedin_url="https://linkedin.com/in/ada")
     assert_type(raw, APIResponse[EmailFindOut])
     assert_type(client.with_options(timeout=5), AsyncLeadEnrich)
+    AsyncLeadEnrich(http_client=httpx.AsyncClient())
+    AsyncLeadEnrich(http_client=httpx.Client())  # type: ignore[arg-type]  # pyright: ignore[reportArgumentType]

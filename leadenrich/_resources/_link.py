@@ -1,0 +1,90 @@
+"""What a namespace is given of its client: the request path, and the state they share.
+
+A namespace does not import the client (it sits below it): the client hands each of its
+namespaces one link, and a method that sends several requests gives the link its steps
+(`_steps.py`) to perform, blocking or awaited.
+"""
+
+from __future__ import annotations
+
+from contextlib import AsyncExitStack, ExitStack
+from dataclasses import dataclass
+from typing import Generic, TypeVar
+
+from .._clock import ServiceClock
+from .._polling import JobDurations
+from .._steps import Stepper, Steps
+from ._protocols import AsyncRawRequest, AsyncRequest, AsyncSlot, SyncRawRequest, SyncRequest, SyncSlot
+
+__all__ = ["AsyncLink", "Link", "Namespace", "SyncLink"]
+
+T = TypeVar("T")
+
+
+@dataclass(frozen=True)
+class Link:
+    """What both clients give their namespaces alike."""
+
+    clock: ServiceClock
+    durations: JobDurations
+    """The job durations learnt, shared by every wait on the client."""
+    slots: int | None
+    """How many enrichments the client's slots let run at once (None: no limit)."""
+
+
+@dataclass(frozen=True)
+class SyncLink(Link):
+    """A blocking client's request path."""
+
+    request: SyncRequest
+    request_raw: SyncRawRequest
+    slot: SyncSlot
+
+    def run(self, steps: Steps[T]) -> T:
+        """Perform `steps` and return what they end in."""
+        stepper = Stepper(steps)
+        with ExitStack() as held:
+            try:
+                while (step := stepper.next()) is not None:
+                    try:
+                        stepper.reply(step.perform(self, held))
+                    except Exception as exc:
+                        stepper.fail(exc)
+            finally:
+                # Steps left half-way (an interrupt, a cancellation) end before their slot.
+                stepper.close()
+        return stepper.result
+
+
+@dataclass(frozen=True)
+class AsyncLink(Link):
+    """An asyncio client's request path."""
+
+    request: AsyncRequest
+    request_raw: AsyncRawRequest
+    slot: AsyncSlot
+
+    async def run(self, steps: Steps[T]) -> T:
+        """Perform `steps` and return what they end in; cancellable at every step."""
+        stepper = Stepper(steps)
+        async with AsyncExitStack() as held:
+            try:
+                while (step := stepper.next()) is not None:
+                    try:
+                        stepper.reply(await step.aperform(self, held))
+                    except Exception as exc:
+                        stepper.fail(exc)
+            finally:
+                # Steps left half-way (an interrupt, a cancellation) end before their slot.
+                stepper.close()
+        return stepper.result
+
+
+L = TypeVar("L", SyncLink, AsyncLink)
+
+
+class Namespace(Generic[L]):
+    """A namespace of a client (`client.jobs`, `client.jobs.with_raw_response`...), on its link."""
+
+    def __init__(self, link: L) -> None:
+        self._link: L = link
