@@ -35,16 +35,16 @@ def pytest_configure(config: pytest.Config) -> None:
 
 @pytest.hookimpl(tryfirst=True)
 def pytest_xdist_auto_num_workers(config: pytest.Config) -> int | None:
-    """What `-n auto` (pyproject's addopts) means: half as many workers again as CPUs.
+    """What `-n auto` (pyproject's addopts) means: two workers a CPU.
 
     The tests wait for the fake server's clock, Redis or a child process about half their
-    time, so a third worker on 2 CPUs fills the waits (CONTRIBUTING.md has the figures).
+    time, so a second worker on each CPU fills the waits (CONTRIBUTING.md has the figures).
     PYTEST_XDIST_AUTO_NUM_WORKERS still decides when it is set.
     """
     if os.environ.get("PYTEST_XDIST_AUTO_NUM_WORKERS"):
         return None
     cpus = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
-    return cpus + (cpus + 1) // 2
+    return 2 * cpus
 
 
 @pytest.fixture(scope="session")
