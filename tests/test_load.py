@@ -196,6 +196,15 @@ class PoolSampler:
         self.peak = max(self.peak, pool_connections(self.http))
 
 
+def assert_within_a_pool_of_8(sampler: PoolSampler, server: FakeServer) -> None:
+    """The pool never held a ninth connection, and the server never served nine requests
+    at once. Not the server's count of open connections: it hears of a connection the
+    client closed (a dropped or timed-out one) a moment after the pool opened the next, so
+    on a busy machine it counted 9."""
+    assert 0 < sampler.peak <= 8
+    assert 0 < server.state.peak_serving <= 8
+
+
 def run_threads(client: LeadEnrich, count: int) -> list[list[str]]:
     runs: list[list[str]] = []
     errors: list[BaseException] = []
@@ -245,11 +254,11 @@ def test_50_threads_stay_within_a_small_pool(server: FakeServer) -> None:
             http_client=http,
             clock=CLOCK,
         ) as client:
+            sampler = PoolSampler(http)
             runs = run_threads(client, 50)
         assert not http.is_closed, "a client given its pool leaves it open"
     assert_mostly_ok(runs, 50)
-    assert server.state.peak_connections <= 8
-    assert server.state.peak_serving <= 8
+    assert_within_a_pool_of_8(sampler, server)
     assert pool_connections(http) == 0
     assert server.state.wait_until(lambda: server.state.connections == 0, 5.0)
 
@@ -292,10 +301,10 @@ async def test_50_tasks_stay_within_a_small_pool(server: FakeServer) -> None:
             http_client=http,
             clock=CLOCK,
         ) as client:
+            sampler = PoolSampler(http)
             runs = await run_tasks(client, 50)
         assert not http.is_closed, "a client given its pool leaves it open"
     assert_mostly_ok(runs, 50)
-    assert server.state.peak_connections <= 8
-    assert server.state.peak_serving <= 8
+    assert_within_a_pool_of_8(sampler, server)
     assert pool_connections(http) == 0
     assert server.state.wait_until(lambda: server.state.connections == 0, 5.0)
