@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 import signal
+import ssl
 from collections.abc import AsyncIterator, Iterator
 from typing import Any
 
@@ -19,6 +20,31 @@ from tests.redis_server import RedisServer, find_binary
 BASE = "https://api.test"
 API = BASE + "/api/v1"
 KEY = "le_live_test_secret_0123456789"
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    # Every client the SDK makes builds an httpx client, which loads a whole CA bundle (the
+    # file in SSL_CERT_FILE, or certifi's): 25 ms of CPU, and a run makes ~2,800 of them.
+    # The tests speak plain HTTP to 127.0.0.1 or to respx, never TLS: a CA directory, which
+    # OpenSSL reads only when it checks a certificate, does as well. The processes the
+    # tests start inherit it.
+    paths = ssl.get_default_verify_paths()
+    os.environ.pop("SSL_CERT_FILE", None)
+    os.environ["SSL_CERT_DIR"] = paths.capath or paths.openssl_capath
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_xdist_auto_num_workers(config: pytest.Config) -> int | None:
+    """What `-n auto` (pyproject's addopts) means: two workers a CPU.
+
+    The tests wait for the fake server's clock, Redis or a child process about half their
+    time, so a second worker on each CPU fills the waits (CONTRIBUTING.md has the figures).
+    PYTEST_XDIST_AUTO_NUM_WORKERS still decides when it is set.
+    """
+    if os.environ.get("PYTEST_XDIST_AUTO_NUM_WORKERS"):
+        return None
+    cpus = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+    return 2 * cpus
 
 
 @pytest.fixture(scope="session")

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import importlib.util
 import os
+import selectors
 import shutil
 import signal
 import socket
@@ -65,21 +66,30 @@ class RedisServer:
             stdout=subprocess.PIPE,
             stderr=subprocess.STDOUT,
         )
-        deadline = time.monotonic() + 10
-        while time.monotonic() < deadline:
-            if self._process.poll() is not None:
-                output = self._process.stdout.read().decode(errors="replace") if self._process.stdout else ""
-                raise RuntimeError(f"{self.binary} exited with {self._process.returncode}: {output[-2000:]}")
-            try:
-                with socket.create_connection(("127.0.0.1", self.port), timeout=0.5) as sock:
-                    sock.sendall(b"PING\r\n")
-                    if sock.recv(16).startswith(b"+PONG"):
-                        return self
-            except OSError:
-                pass
-            time.sleep(0.02)
-        self.stop()
-        raise RuntimeError(f"{self.binary} did not answer PING on port {self.port} within 10 s")
+        self._await_ready(10.0)
+        return self
+
+    def _await_ready(self, timeout: float) -> None:
+        """Return once the server logs (on its stdout) that it accepts connections."""
+        assert self._process is not None
+        assert self._process.stdout is not None
+        log = b""
+        deadline = time.monotonic() + timeout
+        with selectors.DefaultSelector() as selector:
+            selector.register(self._process.stdout, selectors.EVENT_READ)
+            while b"Ready to accept connections" not in log:
+                left = deadline - time.monotonic()
+                if left <= 0 or not selector.select(left):
+                    self.stop()
+                    raise RuntimeError(f"{self.binary} did not accept connections within {timeout:g} s")
+                chunk = os.read(self._process.stdout.fileno(), 65536)
+                if not chunk:
+                    code = self._process.wait()
+                    self._process.stdout.close()
+                    self._process = None
+                    output = log.decode(errors="replace")[-2000:]
+                    raise RuntimeError(f"{self.binary} exited with {code}: {output}")
+                log += chunk
 
     def stop(self) -> None:
         if self._process is None:

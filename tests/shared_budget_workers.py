@@ -1,4 +1,4 @@
-"""Worker processes for the shared-budget tests and benchmark (importable by `spawn`)."""
+"""Worker processes for the shared-budget tests and benchmark (importable by a new process)."""
 
 from __future__ import annotations
 

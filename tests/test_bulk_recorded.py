@@ -92,8 +92,9 @@ def events(path: Path, event: str) -> list[dict[str, Any]]:
 async def test_a_job_outliving_the_wait_is_polled_on_resume_not_sent_again(kind: str, tmp_path: Path) -> None:
     path = tmp_path / "run.jsonl"
     leads = rows(2)
-    # Jobs of 2000 API seconds outlive the wait of 300 s and the two polls of 300 s after it.
-    with FakeServer(time_scale=SCALE, enrichment_seconds=(2000.0, 2000.0)) as server:
+    # Jobs of 2000 API seconds outlive the wait of 300 s and the two polls of 300 s after it,
+    # by 1.1 real seconds at twice the module's speed: the last poll is never that late.
+    with FakeServer(time_scale=SCALE / 2, enrichment_seconds=(2000.0, 2000.0)) as server:
         client = make_client(kind, server)
         first: BulkResult = await call(
             client.leads.enrich_many(leads, strategy="async", checkpoint=path, progress=False)
@@ -265,14 +266,19 @@ async def test_a_lead_waiting_out_a_429_is_not_sent_after_the_stop(kind: str, tm
 # 6. A lost answer parks its lead; the worker moves on.
 
 
-async def test_a_lost_answer_is_parked_and_the_worker_moves_on(
-    kind: str, server: FakeServer, client: Any
-) -> None:
-    server.fail_next("POST", ENRICH, "drop_after")
-    order: list[int] = []
-    result: BulkResult = await call(
-        client.leads.enrich_many(rows(4), concurrency=1, progress=lambda o: order.append(o.index))
-    )
+async def test_a_lost_answer_is_parked_and_the_worker_moves_on(kind: str) -> None:
+    # The other three leads take 1 API second each, 15 real ms in all, and the lost one is
+    # parked for 100 s, 0.5 real s: only a worker waiting for it finishes it before them.
+    # (At enrichments of 20-40 s and 500 times real time, the three took up to 0.24 s of
+    # the park's 0.2 s, and a busy machine finished the parked lead first.)
+    with FakeServer(time_scale=0.005, enrichment_seconds=(1.0, 1.0)) as server:
+        client = make_client(kind, server)
+        server.fail_next("POST", ENRICH, "drop_after")
+        order: list[int] = []
+        result: BulkResult = await call(
+            client.leads.enrich_many(rows(4), concurrency=1, progress=lambda o: order.append(o.index))
+        )
+        await close(client)
     assert order == [1, 2, 3, 0], "the worker waited for the lost answer before the next lead"
     lost = result.outcomes[0]
     assert (lost.status, lost.charged, lost.maybe_charged) == ("enriched", True, False)
@@ -418,7 +424,10 @@ async def test_a_checkpoint_failing_mid_run_finishes_the_leads_in_flight(
 
 @pytest.mark.parametrize("order", ["newest_first", "oldest_first"])
 async def test_a_lost_answer_is_found_whatever_the_listing_order(kind: str, order: str) -> None:
-    with FakeServer(time_scale=SCALE, list_order=order) as server:
+    # The 250 leads made first are only a listing to page: enrichments of 10 API seconds, as
+    # short as keeps five at a time at half the key's 60 requests a minute (at 1 s, the
+    # pacer runs at the limit, and a request delivered late meets a 429).
+    with FakeServer(time_scale=SCALE, list_order=order, enrichment_seconds=(10.0, 10.0)) as server:
         client = make_client(kind, server)
         # 250 older leads: more than two pages of 100, and more than 1.0's in-run scan.
         earlier: BulkResult = await call(client.leads.enrich_many(rows(250, "Old"), progress=False))

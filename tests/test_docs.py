@@ -1,9 +1,9 @@
 """The documentation's code runs, and the public surface documents itself with examples.
 
 Every ```python block of docs/*.md runs on its own, as a reader who copies just that
-block would run it: in a fresh namespace, on a fresh FakeServer that LEADENRICH_API_KEY
-and LEADENRICH_BASE_URL point at. So each block holds its own imports and makes its own
-client and data. Blocks that `await` at the top level run on an event loop of their own,
+block would run it: in a fresh namespace, on a fresh FakeServer (with the tests' quick
+enrichments) that LEADENRICH_API_KEY and LEADENRICH_BASE_URL point at. So each block holds
+its own imports and makes its own client and data. Blocks that `await` at the top level run on an event loop of their own,
 as a notebook cell does.
 
 Conventions of the pages:
@@ -44,6 +44,7 @@ import pytest
 import leadenrich
 from leadenrich import AsyncLeadEnrich, LeadEnrich
 from leadenrich.testing import FakeServer
+from tests.helpers import QUICK, USERS_PYTEST
 
 ROOT = Path(__file__).resolve().parent.parent
 DOCS = ROOT / "docs"
@@ -167,7 +168,7 @@ def run_with_pytest(block: Block) -> None:
     test_file = Path.cwd() / f"test_{Path(block.page).stem.replace('-', '_')}_{block.line}.py"
     test_file.write_text(block.code, encoding="utf-8")
     result = subprocess.run(
-        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", test_file.name],
+        [sys.executable, "-m", "pytest", "-q", *USERS_PYTEST, test_file.name],
         capture_output=True,
         text=True,
         timeout=60,
@@ -198,7 +199,7 @@ PYTHON_BLOCKS = [block for page in PYTHON_PAGES for block in python_blocks(page)
 @pytest.mark.parametrize("block", PYTHON_BLOCKS, ids=[f"{b.page}:{b.line}" for b in PYTHON_BLOCKS])
 def test_block_runs_alone(block: Block, monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     monkeypatch.chdir(tmp_path)  # checkpoints and CSV files the pages write land here
-    with FakeServer() as server:
+    with FakeServer(**QUICK) as server:
         monkeypatch.setenv("LEADENRICH_API_KEY", server.api_key)
         monkeypatch.setenv("LEADENRICH_BASE_URL", server.url)
         namespace: dict[str, Any] = {"__name__": "__main__"}

@@ -50,7 +50,9 @@ async def _together(kind: str, *work: Callable[[], Any]) -> list[Any]:
 async def test_every_method_works_under_every_value(
     make_client: MakeClient, make_server: MakeServer, name: str, value: str
 ) -> None:
-    server = make_server(**{name: value})
+    # At 2.5 times QUICK's speed: only the fake's clock is waited on here (most of it for the
+    # SDK's first poll of a job, the spec's 20 s), and no two requests race.
+    server = make_server(**{name: value}, time_scale=0.002)
     client = make_client(server)
     assert isinstance(await call(client.health()), Health)
     first = await call(
@@ -91,7 +93,14 @@ async def test_iter_reads_every_lead_once_in_the_services_order(
     make_client: MakeClient, make_server: MakeServer, order: str, shape: str, bounds: str
 ) -> None:
     # A page of at most 2: a client asking for 3 gets a 422 (reject) or silently 2 (clamp).
-    server = make_server(list_order=order, list_shape=shape, list_limit_bounds=bounds, list_max_limit=2)
+    # The leads are only something to list: enrichments of 1 API second.
+    server = make_server(
+        list_order=order,
+        list_shape=shape,
+        list_limit_bounds=bounds,
+        list_max_limit=2,
+        enrichment_seconds=(1.0, 1.0),
+    )
     client = make_client(server)
     made = [
         (await call(client.leads.enrich_sync({"company": f"C{n}", "domain": f"c{n}.com"}))).id
@@ -164,7 +173,10 @@ async def test_unknown_fields_are_refused_before_sending(
 async def test_two_leads_with_one_email_at_once(
     kind: str, make_client: MakeClient, make_server: MakeServer, value: str
 ) -> None:
-    server = make_server(same_email_in_flight=value)
+    # Enrichments of 100 API seconds (0.5 s): the two are in flight together however late
+    # the second starts. At QUICK's 20-40 ms, a busy machine started it once the first was
+    # stored, and it was deduped against that.
+    server = make_server(same_email_in_flight=value, enrichment_seconds=(100.0, 100.0))
     client = make_client(server)
     leads = [
         {"company": "Acme", "domain": domain, "email": "ada@acme.com"} for domain in ("acme.com", "acme.io")

@@ -8,6 +8,8 @@ import textwrap
 from importlib.metadata import entry_points
 from pathlib import Path
 
+from tests.helpers import USERS_PYTEST
+
 PLUGIN = "leadenrich.testing.pytest_plugin"
 
 USER_TESTS = """
@@ -85,10 +87,7 @@ def test_fixtures_in_a_users_test_suite(tmp_path: Path) -> None:
             "-q",
             "-W",
             "error",
-            "-p",
-            "no:cacheprovider",
-            "-p",
-            "no:randomly",
+            *USERS_PYTEST,
             str(tmp_path),
         ],
         capture_output=True,
