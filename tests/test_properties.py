@@ -484,7 +484,7 @@ def parameter_names(method: Any) -> set[str]:
     for parameter in inspect.signature(method).parameters.values():
         if parameter.kind is inspect.Parameter.VAR_KEYWORD:
             (typed_dict,) = get_args(hints[parameter.name])
-            names |= set(get_type_hints(typed_dict))
+            names |= set(get_type_hints(typed_dict, localns=public))
         else:
             names.add(parameter.name)
     return names
