@@ -375,6 +375,8 @@ class SyncAPIClient(_BaseClient[httpx.Client]):
         request = build_request(self._http, self._options, call)
         if (delay := self._pace_delay(call, deadline)) > 0:
             self.clock.sleep(delay)
+        if call.before_send is not None:
+            call.before_send()
         try:
             response = self._http.send(request)
         except httpx.RequestError as exc:
@@ -465,6 +467,8 @@ class AsyncAPIClient(_BaseClient[httpx.AsyncClient]):
         request = build_request(self._http, self._options, call)
         if (delay := await self._apace_delay(call, deadline)) > 0:
             await self.clock.asleep(delay)
+        if call.before_send is not None:
+            call.before_send()
         try:
             response = await self._http.send(request)
         except httpx.RequestError as exc:

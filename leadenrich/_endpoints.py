@@ -79,6 +79,9 @@ class Call(Generic[T]):
     # the service does not queue jobs, which the caller acts on at once, not seconds later.
     retry_upstream_full: bool = True
     extras: Extras | None = None
+    # Called when the request is about to leave, after any wait for a slot, the pacer or a
+    # back-off: a bulk run that stopped meanwhile raises here, so nothing leaves after a stop.
+    before_send: Callable[[], None] | None = None
 
     @property
     def idempotent(self) -> bool:

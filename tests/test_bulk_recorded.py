@@ -263,6 +263,38 @@ async def test_a_lead_waiting_out_a_429_is_not_sent_after_the_stop(kind: str, tm
         assert skipped["maybe_charged"] is False
 
 
+# Leads whose durations at enrichment_seconds=(20, 100) are 8 s of the service apart or
+# more (the fake draws a lead's duration from its domain): whichever 5 of them run first,
+# the third to finish ends 16 s (0.32 real seconds here) after the first.
+SPREAD = [
+    "slot23.com",
+    "slot3.com",
+    "slot47.com",
+    "slot13.com",
+    "slot15.com",
+    "slot5.com",
+    "slot21.com",
+    "slot0.com",
+]
+
+
+async def test_leads_waiting_for_a_slot_are_not_sent_after_the_stop(kind: str, tmp_path: Path) -> None:
+    # 8 leads at once on a client with 5 enrichment slots: 3 are started and wait for a
+    # slot. The stop comes with the first outcome, when at most one of them has had the
+    # slot it freed: the others must not leave, and are written down as not charged.
+    path = tmp_path / "run.jsonl"
+    leads = [{"company": f"Co {n}", "domain": domain} for n, domain in enumerate(SPREAD)]
+    with FakeServer(time_scale=0.02, enrichment_seconds=(20.0, 100.0)) as server:
+        client = make_client(kind, server)
+        await stop_after_first(client, leads, concurrency=8, checkpoint=path)
+        await close(client)
+        skipped = [entry for entry in events(path, "finished") if entry["status"] == "skipped"]
+        assert len(skipped) >= 2, "leads waiting for a slot were sent after the stop"
+        assert posts(server) == len(leads) - len(skipped)
+        assert all(entry["maybe_charged"] is False for entry in skipped)
+        assert server.state.charged("enrichment") == posts(server)
+
+
 # 6. A lost answer parks its lead; the worker moves on.
 
 

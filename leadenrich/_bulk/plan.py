@@ -73,6 +73,13 @@ SERVICE = ServiceTimes(settle=LONG_RUNNING_READ_TIMEOUT, upstream_full=UPSTREAM_
 
 # Errors that refuse the whole account, not one lead: no point starting more leads.
 _ACCOUNT_ERRORS = (AuthenticationError, PermissionDeniedError, QuotaExceededError)
+
+
+class NotSent(LeadEnrichError):
+    """A lead's request kept from leaving: the run stopped while it waited to go (for a
+    slot, the pacer or a back-off). Nothing was sent, so nothing was charged."""
+
+
 # 429s are waited out, since they are refused before any work and never charged, but not
 # forever: a service that answers nothing else (a throttled key, a proxy) would hold the
 # run for good. Each round already includes the client's own retries.
@@ -304,6 +311,20 @@ class Plan:
             if self._stop is None:
                 self._stop = reason
 
+    def go_ahead(self) -> None:
+        """Called as a lead's request is about to leave: NotSent once the run stopped."""
+        with self._lock:
+            stopped = self._stop
+        if stopped is not None:
+            raise NotSent(str(stopped))
+
+    def not_sent(self, item: Item) -> list[BulkOutcome]:
+        """The outcome (skipped) of a lead kept from leaving by a stop."""
+        with self._lock:
+            reason = self._stop
+        assert reason is not None, "a lead is kept back only once the run stopped"
+        return self._not_resent(item, reason)
+
     # Facts, recorded as they are learnt.
 
     def sending(self, item: Item) -> tuple[list[BulkOutcome], Future[None] | None]:
@@ -412,7 +433,7 @@ class Plan:
         return self._not_resent(item, stopped) if stopped is not None else None
 
     def _not_resent(self, item: Item, reason: LeadEnrichError) -> list[BulkOutcome]:
-        # A 429 is refused before any work: nothing was charged, a rerun sends it.
+        # Refused with a 429, or never sent: nothing was charged, a rerun sends it.
         with self._lock:
             self._reserved -= 1
         outcome = BulkOutcome(item.index, item.given, "skipped", error=reason)

@@ -11,7 +11,7 @@ import contextlib
 import sys
 from collections.abc import AsyncGenerator, Callable, Generator, Iterable, Iterator
 from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, Literal
 
 from .. import _endpoints
@@ -105,7 +105,7 @@ def _calls(batch: Batch, plan: Plan, link: Link) -> dict[str, Callable[..., Step
     def enrich(item: Item) -> Steps[LeadOut]:
         assert item.lead is not None
         if batch.strategy == "sync":
-            lead: LeadOut = yield Send(_endpoints.enrich_sync(item.lead))
+            lead: LeadOut = yield Send(replace(_endpoints.enrich_sync(item.lead), before_send=plan.go_ahead))
             return lead
         waiter: Waiter[JobOut] = Waiter(
             "enrichment job", Deadline(DEFAULT_JOB_TIMEOUT, link.clock), batch.poll_interval, None
@@ -114,7 +114,8 @@ def _calls(batch: Batch, plan: Plan, link: Link) -> dict[str, Callable[..., Step
         def created(job_id: str) -> Future[None] | None:
             return plan.job_created(item, job_id)
 
-        return (yield from enrich_and_wait(link, _endpoints.enrich(item.lead), waiter, created, batch.ahead))
+        create = replace(_endpoints.enrich(item.lead), before_send=plan.go_ahead)
+        return (yield from enrich_and_wait(link, create, waiter, created, batch.ahead))
 
     def poll(job_id: str) -> Steps[JobOut]:
         return wait_job(link, job_id, batch.poll_interval)

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from .._errors import LeadEnrichError
-from .plan import Lookup, Plan, Poll, Send, Task
+from .plan import Lookup, NotSent, Plan, Poll, Send, Task
 from .results import BulkOutcome
 
 __all__ = ["Driver", "Effect", "work"]
@@ -52,6 +52,8 @@ def _send(plan: Plan, task: Send) -> Work:
     while True:
         try:
             lead = yield Effect("enrich", (item,))
+        except NotSent:
+            return plan.not_sent(item)
         except LeadEnrichError as exc:
             step = plan.failed(item, exc)
             if isinstance(step, list):
