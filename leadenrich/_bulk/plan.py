@@ -313,17 +313,19 @@ class Plan:
 
     def go_ahead(self) -> None:
         """Called as a lead's request is about to leave: NotSent once the run stopped."""
-        with self._lock:
-            stopped = self._stop
-        if stopped is not None:
-            raise NotSent(str(stopped))
+        if self.stopped:
+            raise NotSent("the run stopped before the request left")
 
     def not_sent(self, item: Item) -> list[BulkOutcome]:
-        """The outcome (skipped) of a lead kept from leaving by a stop."""
+        """The outcome of a lead kept back by the stop, before it left or before it was
+        sent again after a 429: skipped, nothing charged, and a rerun sends it."""
         with self._lock:
             reason = self._stop
+            self._reserved -= 1
         assert reason is not None, "a lead is kept back only once the run stopped"
-        return self._not_resent(item, reason)
+        outcome = BulkOutcome(item.index, item.given, "skipped", error=reason)
+        self._record(item, outcome, maybe_charged=False)
+        return self._with_copies([outcome])
 
     # Facts, recorded as they are learnt.
 
@@ -413,9 +415,8 @@ class Plan:
     def _rate_limited(self, item: Item, error: RateLimitError) -> Step:
         with self._lock:
             rounds = self._rounds[item.key] = self._rounds.get(item.key, 0) + 1
-            stopped = self._stop
-        if stopped is not None:
-            return self._not_resent(item, stopped)
+        if self.stopped:
+            return self.not_sent(item)
         if rounds < _RATE_LIMITED_ROUNDS:
             base = error.retry_after if error.retry_after is not None else self._service.upstream_full
             # Jittered, so the leads that met one burst do not all come back at once.
@@ -424,21 +425,6 @@ class Plan:
         with self._lock:
             self._reserved -= 1
         return self._failed(item, error, None)
-
-    def resending(self, item: Item) -> list[BulkOutcome] | None:
-        """Before a lead refused with a 429 is sent again: None to send it, or its
-        outcome (skipped) when the run stopped during the pause."""
-        with self._lock:
-            stopped = self._stop
-        return self._not_resent(item, stopped) if stopped is not None else None
-
-    def _not_resent(self, item: Item, reason: LeadEnrichError) -> list[BulkOutcome]:
-        # Refused with a 429, or never sent: nothing was charged, a rerun sends it.
-        with self._lock:
-            self._reserved -= 1
-        outcome = BulkOutcome(item.index, item.given, "skipped", error=reason)
-        self._record(item, outcome, maybe_charged=False)
-        return self._with_copies([outcome])
 
     def pause(self, seconds: float) -> Iterator[float]:
         """The sleeps of a pause, a second at most each, ending early once the run stops."""

@@ -59,8 +59,8 @@ def _send(plan: Plan, task: Send) -> Work:
             if isinstance(step, list):
                 return step
             yield Effect("pause", (step,))
-            if (stopped := plan.resending(item)) is not None:
-                return stopped
+            if plan.stopped:
+                return plan.not_sent(item)
             continue
         return plan.succeeded(item, lead)
 
