@@ -423,20 +423,21 @@ BULK_PARAMS = {
     "poll_interval": "opt_float",
     "strategy": "strategy",
 }
+CONSTRUCTOR = {
+    "api_key": "text",
+    "base_url": "url",
+    "timeout": "client_timeout",
+    "max_retries": "int",
+    "default_headers": "headers",
+    "rate_limits": "limits",
+    "max_retry_after": "float",
+    "upstream_full_retries": "int",
+    "clock": "clock",
+}
 METHODS: dict[str, dict[str, str]] = {
     "health": REQUEST_PARAMS,
     "usage": REQUEST_PARAMS,
-    "with_options": {
-        "api_key": "text",
-        "base_url": "url",
-        "timeout": "client_timeout",
-        "max_retries": "int",
-        "default_headers": "headers",
-        "rate_limits": "limits",
-        "max_retry_after": "float",
-        "upstream_full_retries": "int",
-        "clock": "clock",
-    },
+    "with_options": CONSTRUCTOR,
     "leads.enrich": {"lead": "lead", "callback_url": "url", **REQUEST_PARAMS},
     "leads.enrich_sync": {"lead": "lead", **REQUEST_PARAMS},
     "leads.enrich_and_wait": {"lead": "lead", **WAIT_PARAMS},
@@ -460,17 +461,6 @@ METHODS: dict[str, dict[str, str]] = {
     "mobile.get": {"lookup_id": "id", **REQUEST_PARAMS},
     "mobile.wait": {"lookup_id": "id", **WAIT_PARAMS},
     "mobile.find_and_wait": {**PERSON_PARAMS, **WAIT_PARAMS},
-}
-CONSTRUCTOR = {
-    "api_key": "text",
-    "base_url": "url",
-    "timeout": "client_timeout",
-    "max_retries": "int",
-    "default_headers": "headers",
-    "rate_limits": "limits",
-    "max_retry_after": "float",
-    "upstream_full_retries": "int",
-    "clock": "clock",
 }
 
 
