@@ -13,6 +13,7 @@ import pytest
 import respx
 
 from leadenrich import (
+    APITimeoutError,
     AuthenticationError,
     BulkResult,
     InternalServerError,
@@ -20,12 +21,13 @@ from leadenrich import (
     JobOut,
     LeadEnrichError,
     LeadIn,
+    LeadOut,
     PollTimeoutError,
     RateLimitError,
 )
 from leadenrich._bulk.checkpoint import Checkpoint
 from leadenrich._bulk.inputs import Item, read_items
-from leadenrich._bulk.plan import Plan, Send, is_ambiguous
+from leadenrich._bulk.plan import Lookup, Plan, Send, is_ambiguous
 from leadenrich.testing import ManualClock
 from tests.helpers import call, collect, lead_out
 
@@ -443,6 +445,64 @@ def test_a_lead_is_marked_started_when_it_is_sent_not_when_it_is_scheduled(tmp_p
     line.result()
     store.close()
     assert Checkpoint(path).load().uncertain.keys() == {item.key}
+
+
+def timed_out(read: float) -> APITimeoutError:
+    """A read timeout of `read` seconds, after the request was sent."""
+    request = httpx.Request(
+        "POST", "https://api.example/api/v1/leads/enrich", extensions={"timeout": {"read": read}}
+    )
+    error = APITimeoutError("timed out", request=request, request_sent=True)
+    error.__cause__ = httpx.ReadTimeout("timed out", request=request)
+    return error
+
+
+def test_a_request_unanswered_for_its_whole_timeout_is_looked_up_at_once_then_once_more(
+    tmp_path: Path,
+) -> None:
+    # 150 s without an answer: the service must be done with a request it took in when it
+    # was sent, so the first look comes at once. A service too busy to take it in may have
+    # started it up to that late, so not finding it then is not the end: one more look,
+    # 150 s later, finds it stored (the stall under load that 1.1's first look missed).
+    clock = ManualClock()
+    plan = Plan(read_items(ROWS[:1]), Checkpoint(tmp_path / "run.jsonl").load(), None, None, clock)
+    send = plan.next()
+    assert isinstance(send, Send)
+    plan.sending(send.item)
+    assert plan.failed(send.item, timed_out(read=150.0)) == []
+    first = plan.next()
+    assert isinstance(first, Lookup)
+    assert plan.looked_up(first, first.scan(plan.claimed), None) == [], "given up after one look"
+    assert plan.next() is None
+    assert plan.idle() == 150.0
+    clock.advance(150.0)
+    second = plan.next()
+    assert isinstance(second, Lookup)
+    scan = second.scan(plan.claimed)
+    scan.found[send.item.key] = LeadOut.model_validate(lead_out("ld_late"))
+    [found] = plan.looked_up(second, scan, None)
+    assert (found.status, found.charged, found.maybe_charged) == ("enriched", True, False)
+    assert found.lead is not None
+    assert found.lead.id == "ld_late"
+
+
+def test_a_lead_not_found_by_its_second_look_is_reported_maybe_charged(tmp_path: Path) -> None:
+    clock = ManualClock()
+    plan = Plan(read_items(ROWS[:1]), Checkpoint(tmp_path / "run.jsonl").load(), None, None, clock)
+    send = plan.next()
+    assert isinstance(send, Send)
+    plan.sending(send.item)
+    plan.failed(send.item, timed_out(read=150.0))
+    for _ in range(2):
+        look = plan.next()
+        assert isinstance(look, Lookup)
+        outcomes = plan.looked_up(look, look.scan(plan.claimed), None)
+        clock.advance(150.0)
+    [lost] = outcomes
+    assert (lost.status, lost.maybe_charged) == ("failed", True)
+    assert isinstance(lost.error, APITimeoutError)
+    assert plan.next() is None
+    assert plan.idle() is None
 
 
 def test_rate_limit_error_is_not_a_lead_failure() -> None:

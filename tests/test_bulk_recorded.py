@@ -338,6 +338,23 @@ async def test_a_sync_enrichment_that_timed_out_is_looked_up_at_once(kind: str, 
     assert result.credits_spent == server.state.charged("enrichment") == 2
 
 
+async def test_a_sync_enrichment_the_service_took_in_late_is_found_by_a_second_look(kind: str) -> None:
+    # The client gives up after 0.3 s (150 s of the service); the service, too busy to
+    # take the request in, starts it at 0.4 s and stores it. The look at once finds
+    # nothing; one more, 150 s of the service later (0.6 s), finds it: the lead is
+    # enriched, not reported maybe charged, and not sent again.
+    with FakeServer(time_scale=SCALE, slow_seconds=0.4, enrichment_seconds=(1.0, 1.0)) as server:
+        server.fail_next("POST", ENRICH, "taken_late")
+        client = make_client(kind, server, timeout=httpx.Timeout(5.0, read=server.clock.real_seconds(150)))
+        result: BulkResult = await call(client.leads.enrich_many(rows(1), progress=False))
+        await close(client)
+    [late] = result
+    assert (late.status, late.charged, late.maybe_charged) == ("enriched", True, False)
+    assert [f.kind for f in server.state.faults()] == ["taken_late"]
+    assert posts(server) == 1
+    assert result.credits_spent == server.state.charged("enrichment") == 1
+
+
 def listings(server: FakeServer) -> int:
     return sum(1 for r in server.state.requests() if r.path == "/api/v1/leads")
 

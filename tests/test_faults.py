@@ -146,11 +146,12 @@ async def test_a_faulty_bulk_run_charges_no_lead_twice(client: Any, faulty: Fake
     assert set(counts) == {"server_error", "drop_before", "drop_after", "slow", "malformed", "upstream_full"}
     answered = len(faulty.state.requests()) + counts["drop_before"]
     assert 0.05 <= sum(counts.values()) / answered <= 0.25
-    # The leads whose domain cannot be enriched fail, refunded; faults fail a few more.
+    # The leads whose domain cannot be enriched fail, refunded (unless their answer was
+    # lost: then they may have been charged, as far as the client can tell); faults fail
+    # a few more.
     for outcome in result.outcomes[7::50]:
         assert outcome.status == "failed"
-        assert isinstance(outcome.error, InternalServerError)
-        assert "enrichment_failed" in str(outcome.error)
+        assert outcome.maybe_charged or "enrichment_failed" in str(outcome.error), repr(outcome.error)
     assert 250 <= result.succeeded <= 294
     # Answers lost after the work were looked up: each such lead is enriched and charged.
     lost_after = sum(
@@ -159,7 +160,7 @@ async def test_a_faulty_bulk_run_charges_no_lead_twice(client: Any, faulty: Fake
         if f.path.endswith("/enrich") and f.kind in ("drop_after", "malformed")
     )
     assert lost_after >= 3
-    assert len(unrecovered) <= 1
+    assert len(unrecovered) <= 1, [(o.index, repr(o.error)) for o in unrecovered]
     # Every failed lead's answer was lost or refused: it may have been charged, and the
     # checkpoint of a resumed run would look it up first.
     assert all(o.maybe_charged for o in result if not o.ok)

@@ -141,6 +141,9 @@ class Parked:
     """What this run met; None for a lead an earlier run left."""
     looks: int = 1
     """Which lookup of it this is."""
+    unanswered: float = 0.0
+    """Service seconds its request went unanswered before the client gave up on it (a read
+    timeout), 0 for any other loss."""
 
 
 @dataclass(frozen=True)
@@ -174,7 +177,6 @@ class Plan:
         service's queue before they run."""
         self._checkpoint = checkpoint
         self._as_jobs = jobs
-        self._looks = _JOB_LOOKS if jobs else 1
         self._max_credits = max_credits
         self._service = service
         self._clock = clock
@@ -381,10 +383,13 @@ class Plan:
             job_id = self._jobs.get(item.key)
             if job_id is None and is_ambiguous(error):
                 now = self._clock.now()
-                reached = now - _waited(error, self._clock)
+                waited = _waited(error, self._clock)
+                reached = now - waited
                 due = self._done_by(reached, answered=not isinstance(error, APIConnectionError))
                 self._maybe += 1
-                self._parked.append(Parked(item, self._sent[item.key], max(now, due), reached, error))
+                self._parked.append(
+                    Parked(item, self._sent[item.key], max(now, due), reached, error, unanswered=waited)
+                )
                 logger.info(
                     "lead %d: its answer was lost (%s); looking it up in %.0f s, once the service "
                     "must be done with it",
@@ -505,9 +510,7 @@ class Plan:
                     f"be checked for it ({error}); run again to look once more"
                 )
                 outcomes += self._with_copies([self._maybe_charged(item, parked.error or why, None)])
-            elif fresh and parked.looks < self._looks and (due := self._look_again(parked)) is not None:
-                # Not stored yet, and this run's jobs take about as long as it has had:
-                # it may still wait in the service's queue.
+            elif fresh and (due := self._look_again(parked)) is not None:
                 with self._lock:
                     self._parked.append(replace(parked, due=due, looks=parked.looks + 1))
             elif fresh:
@@ -576,13 +579,24 @@ class Plan:
         )
 
     def _look_again(self, parked: Parked) -> float | None:
-        """When to look for a lost job again, or None once the service must be done with
-        it: none of this run's jobs has taken nearly as long as the lost one has had."""
+        """When to look again for a lost lead that was not stored yet, or None once the
+        service must be done with it.
+
+        A lost job may still wait in the service's queue while one of this run's jobs has
+        taken nearly as long as the lost one has had. A request that went unanswered for
+        its whole read timeout was looked up at once; a service too busy to take it in may
+        have started it late, by up to as long, so it is looked up once more that long
+        later.
+        """
         with self._lock:
             now = self._clock.now()
-            if self._job_span() < _AS_LONG * (now - parked.reached):
+            if self._as_jobs:
+                if parked.looks >= _JOB_LOOKS or self._job_span() < _AS_LONG * (now - parked.reached):
+                    return None
+                return now + self._service.settle
+            if parked.looks > 1 or parked.unanswered == 0.0:
                 return None
-            return now + self._service.settle
+            return now + max(self._service.settle, parked.unanswered)
 
 
 def _waited(error: LeadEnrichError, clock: ServiceClock) -> float:

@@ -84,6 +84,15 @@ async def serve_with_faults(
         await _drop(transport, receive)
     elif fault.kind == "slow":
         await app(scope, replay, recording(_late(send, receive, state.settings.slow_seconds, note)))
+    elif fault.kind == "taken_late":
+        seconds = state.settings.slow_seconds
+        note(f"taken in {seconds:g} s late")
+        # As a service too busy to take a request in: the client may give up meanwhile,
+        # and the request is still processed (and charged) once its turn comes.
+        turn = asyncio.get_running_loop().time() + seconds
+        gone = await _leaves_within(seconds, receive)
+        await asyncio.sleep(turn - asyncio.get_running_loop().time())
+        await app(scope, replay, recording(_swallow if gone else send))
     else:
         await app(scope, replay, recording(_malformed(send, fault.truncate, note)))
 

@@ -25,7 +25,14 @@ __all__ = [
 
 ChargeKind = Literal["enrichment", "email", "mobile"]
 FaultKind = Literal[
-    "server_error", "drop_before", "drop_after", "slow", "malformed", "upstream_full", "refused"
+    "server_error",
+    "drop_before",
+    "drop_after",
+    "slow",
+    "malformed",
+    "upstream_full",
+    "refused",
+    "taken_late",
 ]
 
 

@@ -246,7 +246,9 @@ class FakeServer:
             kind: `refused` (answer `status` with a JSON detail, nothing done),
                 `server_error` (a 5xx, nothing done), `drop_before`, `drop_after` (the work
                 is done and charged, then the connection is dropped), `malformed` (the
-                work is done, the JSON of its 2xx answer broken), or `slow`.
+                work is done, the JSON of its 2xx answer broken), `slow` (done, answered
+                `slow_seconds` late) or `taken_late` (left waiting `slow_seconds`, as a
+                service too busy to take it in, then done even if the client gave up).
             status: The status of `refused` and `server_error`.
             times: How many matching requests meet it.
 
