@@ -44,6 +44,7 @@ from ._polling import CutShort, JobDurations
 from ._ratelimit import Pacer, RateLimits
 from ._response import APIResponse
 from ._retry import RetryRun
+from ._tls import tls_for
 from ._validate import describe
 
 if TYPE_CHECKING:
@@ -179,7 +180,11 @@ class _BaseClient(Generic[_HttpClient]):
         self._pacer = _new_pacer(self._options)
         self._owns_pacer = True
         self._owns_http = http_client is None
-        self._http: _HttpClient = http_client if http_client is not None else self._http_class()
+        self._http: _HttpClient = (
+            http_client
+            if http_client is not None
+            else self._http_class(verify=tls_for(self._options.base_url))
+        )
         # Shared by the client and its copies, as the connection pool is.
         self._durations = JobDurations()
         self._share()

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import os
 import signal
-import ssl
 from collections.abc import AsyncIterator, Iterator
 from typing import Any
 
@@ -20,17 +19,6 @@ from tests.redis_server import RedisServer, find_binary
 BASE = "https://api.test"
 API = BASE + "/api/v1"
 KEY = "le_live_test_secret_0123456789"
-
-
-def pytest_configure(config: pytest.Config) -> None:
-    # Every client the SDK makes builds an httpx client, which loads a whole CA bundle (the
-    # file in SSL_CERT_FILE, or certifi's): 25 ms of CPU, and a run makes ~2,800 of them.
-    # The tests speak plain HTTP to 127.0.0.1 or to respx, never TLS: a CA directory, which
-    # OpenSSL reads only when it checks a certificate, does as well. The processes the
-    # tests start inherit it.
-    paths = ssl.get_default_verify_paths()
-    os.environ.pop("SSL_CERT_FILE", None)
-    os.environ["SSL_CERT_DIR"] = paths.capath or paths.openssl_capath
 
 
 @pytest.hookimpl(tryfirst=True)
