@@ -1,19 +1,32 @@
 """The options of a bulk run, named once: what `enrich_many` and `enrich_iter` take.
 
-Standard library only, beside the progress option's type: the clients import it, while
-the rest of the bulk package loads on a bulk method's first call.
+Light to import (the standard library, the progress option's type and the errors the
+clients load anyway): the clients import it, while the rest of the bulk package loads on
+a bulk method's first call, and a run reads `max_credits` without loading the preview.
 """
 
 from __future__ import annotations
 
 import os
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
-from typing_extensions import TypedDict
+from typing_extensions import TypedDict, TypeIs
 
+from .._errors import InvalidRequestError
 from .progress import ProgressOption
 
-__all__ = ["DEFAULT_CONCURRENCY", "DEFAULT_MAX_STORED", "BulkOptions", "MaxCredits", "Strategy"]
+if TYPE_CHECKING:
+    from .._models import UsageOut
+
+__all__ = [
+    "DEFAULT_CONCURRENCY",
+    "DEFAULT_MAX_STORED",
+    "BulkOptions",
+    "MaxCredits",
+    "Strategy",
+    "credits_left",
+    "wants_auto",
+]
 
 MaxCredits = int | Literal["auto"] | None
 """`enrich_many(max_credits=...)`: a number of credits, `"auto"` for what the account has
@@ -62,3 +75,35 @@ class BulkOptions(TypedDict, total=False):
     strategy: Strategy
     """`sync` (the default: one blocking request per lead) or `async` (create a job, then
     poll it)."""
+
+
+def credits_left(usage: UsageOut) -> int | None:
+    """Enrichment credits the account has left this month; None when it has no limit.
+
+    Examples:
+        >>> from leadenrich import UsageOut
+        >>> credits_left(UsageOut.model_validate({
+        ...     "tier": "growth",
+        ...     "monthly_leads": {"included": 1000, "credits_added": 50, "effective_limit": 1050, "used": 990},
+        ...     "mobile_credits": {"purchased": 0, "used": 0, "balance": 0},
+        ...     "api_calls_this_month": {"total": 0, "this_key": 0},
+        ... }))
+        60
+    """
+    quota = usage.monthly_leads
+    if quota.effective_limit is None:
+        return None
+    return max(0, quota.effective_limit - quota.used)
+
+
+def wants_auto(max_credits: MaxCredits) -> TypeIs[Literal["auto"]]:
+    """True for `max_credits="auto"`; an error for any other string, before anything is sent."""
+    if max_credits == "auto":
+        return True
+    if isinstance(max_credits, str):  # pyright: ignore[reportUnnecessaryIsInstance]
+        # Not a type checker's catch: a setting read from a file or the command line.
+        raise InvalidRequestError(
+            f"max_credits must be an int >= 0, None (no limit) or 'auto' (what the account has left), "
+            f"got {max_credits!r}"
+        )
+    return False

@@ -15,8 +15,6 @@ from dataclasses import dataclass, field, replace
 from datetime import datetime, timezone
 from typing import TYPE_CHECKING, Any, Literal
 
-from typing_extensions import TypeIs
-
 from .. import _lazy_models
 from .._endpoints import Call, list_leads
 from .._endpoints import usage as usage_call
@@ -27,7 +25,7 @@ from .._validate import integer
 from .checkpoint import Checkpoint, Resume, fingerprint
 from .frames import input_columns, records_frame
 from .inputs import read_items
-from .options import MaxCredits
+from .options import credits_left
 from .scan_progress import ScanProgress, scan_reporter
 
 if TYPE_CHECKING:
@@ -39,9 +37,7 @@ __all__ = [
     "PreviewRow",
     "PreviewStatus",
     "StoredScan",
-    "credits_left",
     "preview",
-    "wants_auto",
 ]
 
 PreviewStatus = Literal["invalid", "duplicate", "checkpoint", "stored", "new"]
@@ -50,38 +46,6 @@ from the checkpoint, get the stored record back free, or enrich it (one credit a
 
 # Pages of the listing as large as the bulk runner's lookups ask for.
 _PAGE_SIZE = 100
-
-
-def credits_left(usage: UsageOut) -> int | None:
-    """Enrichment credits the account has left this month; None when it has no limit.
-
-    Examples:
-        >>> from leadenrich import UsageOut
-        >>> credits_left(UsageOut.model_validate({
-        ...     "tier": "growth",
-        ...     "monthly_leads": {"included": 1000, "credits_added": 50, "effective_limit": 1050, "used": 990},
-        ...     "mobile_credits": {"purchased": 0, "used": 0, "balance": 0},
-        ...     "api_calls_this_month": {"total": 0, "this_key": 0},
-        ... }))
-        60
-    """
-    quota = usage.monthly_leads
-    if quota.effective_limit is None:
-        return None
-    return max(0, quota.effective_limit - quota.used)
-
-
-def wants_auto(max_credits: MaxCredits) -> TypeIs[Literal["auto"]]:
-    """True for `max_credits="auto"`; an error for any other string, before anything is sent."""
-    if max_credits == "auto":
-        return True
-    if isinstance(max_credits, str):  # pyright: ignore[reportUnnecessaryIsInstance]
-        # Not a type checker's catch: a setting read from a file or the command line.
-        raise InvalidRequestError(
-            f"max_credits must be an int >= 0, None (no limit) or 'auto' (what the account has left), "
-            f"got {max_credits!r}"
-        )
-    return False
 
 
 @dataclass(frozen=True)

@@ -23,9 +23,8 @@ from .._steps import Pause, Send, Steps, Written
 from .._validate import integer, seconds
 from .checkpoint import Checkpoint, Resume
 from .inputs import Item, read_items
-from .options import DEFAULT_CONCURRENCY, MaxCredits, Strategy
+from .options import DEFAULT_CONCURRENCY, MaxCredits, Strategy, credits_left, wants_auto
 from .plan import Plan, Task
-from .preview import credits_left, wants_auto
 from .progress import ProgressOption, Reporter, reporter
 from .queue_ahead import QueueAhead, places_ahead
 from .results import BulkOutcome
