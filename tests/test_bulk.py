@@ -15,6 +15,7 @@ import respx
 from leadenrich import (
     APITimeoutError,
     AuthenticationError,
+    BulkOutcome,
     BulkResult,
     InternalServerError,
     InvalidRequestError,
@@ -493,6 +494,7 @@ def test_a_lead_not_found_by_its_second_look_is_reported_maybe_charged(tmp_path:
     assert isinstance(send, Send)
     plan.sending(send.item)
     plan.failed(send.item, timed_out(read=150.0))
+    outcomes: list[BulkOutcome] = []
     for _ in range(2):
         look = plan.next()
         assert isinstance(look, Lookup)
