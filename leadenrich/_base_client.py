@@ -26,7 +26,7 @@ from ._config import (
     DEFAULT_UPSTREAM_FULL_RETRIES,
     ClientOptions,
     ClientSettings,
-    Settings,
+    changed,
     resolve,
 )
 from ._endpoints import Call
@@ -164,19 +164,21 @@ class _BaseClient(Generic[_HttpClient]):
         clock: ServiceClock | None = None,
     ) -> None:
         setup_from_environment()
-        self._options = resolve(
-            Settings(
-                api_key=api_key,
-                base_url=base_url,
-                timeout=timeout,
-                max_retries=max_retries,
-                default_headers=default_headers,
-                rate_limits=rate_limits,
-                max_retry_after=max_retry_after,
-                upstream_full_retries=upstream_full_retries,
-                clock=clock,
-            )
+        given = ClientSettings(
+            timeout=timeout,
+            max_retries=max_retries,
+            default_headers=default_headers,
+            rate_limits=rate_limits,
+            max_retry_after=max_retry_after,
+            upstream_full_retries=upstream_full_retries,
+            clock=clock,
         )
+        # Left out when not given, so `resolve` reads them from the environment.
+        if api_key is not None:
+            given["api_key"] = api_key
+        if base_url is not None:
+            given["base_url"] = base_url
+        self._options = resolve(given)
         self._pacer = _new_pacer(self._options)
         self._owns_pacer = True
         self._owns_http = http_client is None
@@ -262,7 +264,7 @@ class _BaseClient(Generic[_HttpClient]):
             >>> patient = client.with_options(timeout=120, max_retries=5)  # doctest: +SKIP
             >>> tagged = client.with_options(default_headers={"X-Team": "growth"})  # doctest: +SKIP
         """
-        options = resolve(self._options.settings.changed(changes))
+        options = resolve(changed(self._options.settings, changes))
         clone = object.__new__(type(self))
         clone.__dict__.update(self.__dict__)
         for name in list(clone.__dict__):

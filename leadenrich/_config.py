@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping
-from dataclasses import dataclass, field, fields, replace
-from typing import Any
+from dataclasses import dataclass, field
+from typing import Any, cast
 
 import httpx
 from typing_extensions import TypedDict
@@ -32,7 +32,7 @@ __all__ = [
     "DEFAULT_UPSTREAM_FULL_RETRIES",
     "ClientOptions",
     "ClientSettings",
-    "Settings",
+    "changed",
     "resolve",
 ]
 
@@ -52,6 +52,9 @@ _LOOPBACK = frozenset({"127.0.0.1", "localhost", "::1"})
 class ClientSettings(TypedDict, total=False):
     """The settings `with_options` can change in a copy of a client; see the client's arguments.
 
+    A client keeps the settings it was given as one of these, so a setting added here (and
+    to the constructor) is forwarded by `with_options` with no other change.
+
     Examples:
         >>> patient = client.with_options(timeout=120, max_retries=5)  # doctest: +SKIP
     """
@@ -70,37 +73,20 @@ class ClientSettings(TypedDict, total=False):
     """The service's clock; a copy on another clock gets a budget of its own."""
 
 
-@dataclass(frozen=True)
-class Settings:
-    """A client's constructor settings as given, before `resolve` checks and completes them.
-
-    One field per key of ClientSettings, so a setting added to both is forwarded by
-    `with_options` with no other change.
-    """
-
-    api_key: str | None = field(repr=False)
-    base_url: str | None
-    timeout: float | httpx.Timeout
-    max_retries: int
-    default_headers: Mapping[str, str] | None
-    rate_limits: RateLimits | None
-    max_retry_after: float
-    upstream_full_retries: int
-    clock: ServiceClock | None
-
-    def changed(self, changes: Mapping[str, Any]) -> Settings:
-        """These settings with `changes` applied; unknown names are a TypeError naming the known ones."""
-        known = [f.name for f in fields(self)]
-        unknown = sorted(set(changes) - set(known))
-        if unknown:
-            raise TypeError(
-                f"with_options() got unknown setting(s) {', '.join(unknown)}; it takes {', '.join(known)}"
-            )
-        given = dict(changes)
-        headers = given.get("default_headers")
-        if headers is not None and self.default_headers:
-            given["default_headers"] = {**self.default_headers, **headers}
-        return replace(self, **given)
+def changed(settings: ClientSettings, changes: Mapping[str, Any]) -> ClientSettings:
+    """`settings` with `changes` applied; unknown names are a TypeError naming the known ones."""
+    known = list(ClientSettings.__annotations__)
+    unknown = sorted(set(changes) - set(known))
+    if unknown:
+        raise TypeError(
+            f"with_options() got unknown setting(s) {', '.join(unknown)}; it takes {', '.join(known)}"
+        )
+    given = dict(changes)
+    headers = given.get("default_headers")
+    ours = settings.get("default_headers")
+    if headers is not None and ours:
+        given["default_headers"] = {**ours, **headers}
+    return cast("ClientSettings", {**settings, **given})
 
 
 @dataclass(frozen=True)
@@ -110,10 +96,10 @@ class ClientOptions:
     `with_options` resolves a new one from `settings` with the changes applied.
     """
 
-    settings: Settings
+    # The key is left out of the repr, as are the settings and headers that carry it:
+    # repr(vars(client)) and tracebacks that show locals must not print it.
+    settings: ClientSettings = field(repr=False)
     """The settings as given, the key, the address and the clock resolved: what a copy starts from."""
-    # The key is left out of the repr, as are the headers that carry it: repr(vars(client))
-    # and tracebacks that show locals must not print it.
     api_key: str = field(repr=False)
     base_url: str
     """Scheme, host and any path prefix, ending in /api/v1."""
@@ -126,10 +112,17 @@ class ClientOptions:
     rate_limits: RateLimits | None
 
 
-def resolve(settings: Settings) -> ClientOptions:
-    """`settings` checked, completed from the environment, and resolved."""
-    clock = _clock(settings.clock)
-    key, raw_url = _setting(settings.api_key, "api_key"), _setting(settings.base_url, "base_url")
+def resolve(settings: ClientSettings) -> ClientOptions:
+    """`settings` checked, completed from the environment, and resolved.
+
+    A setting left out takes the constructor's default; `api_key` and `base_url` left out
+    are read from the environment.
+    """
+    clock = _clock(settings.get("clock"))
+    key, raw_url = (
+        _setting(settings.get("api_key"), "api_key"),
+        _setting(settings.get("base_url"), "base_url"),
+    )
     if key is None or raw_url is None:
         # Both at once when both are missing, rather than one error per run.
         raise _not_given([name for name, value in (("api_key", key), ("base_url", raw_url)) if value is None])
@@ -145,9 +138,9 @@ def resolve(settings: Settings) -> ClientOptions:
     headers = {
         "User-Agent": USER_AGENT,
         "Accept": "application/json",
-        **checked_headers(settings.default_headers, "default_headers"),
+        **checked_headers(settings.get("default_headers"), "default_headers"),
     }
-    timeout = checked_timeout(settings.timeout)
+    timeout = checked_timeout(settings.get("timeout", DEFAULT_TIMEOUT))
     if clock.scale != 1.0 and httpx.URL(url).host not in _LOOPBACK:
         # A scaled clock is for a fake server: against the service it would poll, pace
         # and back off far too fast.
@@ -157,16 +150,18 @@ def resolve(settings: Settings) -> ClientOptions:
             clock.scale,
         )
     retry = RetryPolicy(
-        integer("max_retries", settings.max_retries, 0),
-        seconds("max_retry_after", settings.max_retry_after),
-        integer("upstream_full_retries", settings.upstream_full_retries, 0),
+        integer("max_retries", settings.get("max_retries", DEFAULT_MAX_RETRIES), 0),
+        seconds("max_retry_after", settings.get("max_retry_after", DEFAULT_MAX_RETRY_AFTER)),
+        integer(
+            "upstream_full_retries", settings.get("upstream_full_retries", DEFAULT_UPSTREAM_FULL_RETRIES), 0
+        ),
     )
-    rate_limits = settings.rate_limits
+    rate_limits = settings.get("rate_limits")
     if rate_limits is not None and not isinstance(rate_limits, RateLimits):  # pyright: ignore[reportUnnecessaryIsInstance]
         raise TypeError(f"rate_limits must be a RateLimits or None, got {type(rate_limits).__name__}")
     return ClientOptions(
         # Kept resolved, so a copy does not read the environment again.
-        settings=replace(settings, api_key=key, base_url=url, clock=clock),
+        settings={**settings, "api_key": key, "base_url": url, "clock": clock},
         api_key=key,
         base_url=url,
         timeout=timeout,
