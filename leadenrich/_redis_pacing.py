@@ -15,7 +15,9 @@ import logging
 import os
 import threading
 import time
-from typing import TYPE_CHECKING, Any, Literal, TypeVar
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Generic, Literal, TypeVar
 
 from ._errors import LeadEnrichError
 from ._redis_scripts import ACQUIRE, RENEW, RESERVE
@@ -33,6 +35,16 @@ T = TypeVar("T")
 
 # The registered scripts, by their place in a connection's tuple (after the client).
 _RESERVE, _ACQUIRE, _RENEW = 1, 2, 3
+
+
+@dataclass(frozen=True)
+class _Script(Generic[T]):
+    """One run of a registered script, and what its answer means, for both kinds of client."""
+
+    index: int
+    keys: list[str]
+    args: list[str]
+    result: Callable[[Any], T]
 
 
 def key_base(prefix: str, api_key: str) -> str:
@@ -118,21 +130,25 @@ class SharedPacing:
 
         return (redis.RedisError, OSError)
 
+    def _connect(self, client_class: Any, retry_class: Any) -> Any:
+        from redis.backoff import NoBackoff
+
+        # No retries inside redis-py: a Redis that does not answer within the timeout
+        # once is down for this request, which then goes on locally.
+        return client_class.from_url(
+            self.budget.url,
+            socket_timeout=self.budget.timeout,
+            socket_connect_timeout=self.budget.timeout,
+            retry=retry_class(NoBackoff(), 0),
+        )
+
     def _client(self) -> Any:
         with self._lock:
             if self._sync is None:
                 import redis
-                from redis.backoff import NoBackoff
                 from redis.retry import Retry
 
-                # No retries inside redis-py: a Redis that does not answer within the
-                # timeout once is down for this request, which then goes on locally.
-                client = redis.Redis.from_url(  # pyright: ignore[reportUnknownMemberType]
-                    self.budget.url,
-                    socket_timeout=self.budget.timeout,
-                    socket_connect_timeout=self.budget.timeout,
-                    retry=Retry(NoBackoff(), 0),
-                )
+                client = self._connect(redis.Redis, Retry)
                 self._sync = (
                     client,
                     client.register_script(RESERVE),
@@ -146,14 +162,8 @@ class SharedPacing:
             if self._async is None:
                 import redis.asyncio
                 from redis.asyncio.retry import Retry
-                from redis.backoff import NoBackoff
 
-                client = redis.asyncio.Redis.from_url(  # pyright: ignore[reportUnknownMemberType]
-                    self.budget.url,
-                    socket_timeout=self.budget.timeout,
-                    socket_connect_timeout=self.budget.timeout,
-                    retry=Retry(NoBackoff(), 0),
-                )
+                client = self._connect(redis.asyncio.Redis, Retry)
                 self._async = (client, client.register_script(RESERVE), client.register_script(ACQUIRE))
             return self._async
 
@@ -179,55 +189,51 @@ class SharedPacing:
         # Stopping the renewing thread may wait for a Redis call: not on the event loop.
         await asyncio.to_thread(self.close)
 
-    def _run(self, script: int, keys: list[str], args: list[str]) -> Any:
-        """A script's answer; None while Redis is away, or when it does not answer (after the
+    def _run(self, script: _Script[T]) -> T | None:
+        """A script's result; None while Redis is away, or when it does not answer (after the
         link has decided whether that is an error)."""
-        if not self.link.usable():
-            return None
-        try:
-            answer = self._client()[script](keys=keys, args=args)
-        except self._redis_errors() as exc:
-            self.link.failed(exc)
-            return None
-        return self.link.answered(answer)
+        if self.link.usable():
+            try:
+                answer = self._client()[script.index](keys=script.keys, args=script.args)
+            except self._redis_errors() as exc:
+                self.link.failed(exc)
+            else:
+                return script.result(self.link.answered(answer))
+        return None
 
-    async def _arun(self, script: int, keys: list[str], args: list[str]) -> Any:
+    async def _arun(self, script: _Script[T]) -> T | None:
         """`_run` without blocking the event loop."""
-        if not self.link.usable():
-            return None
-        try:
-            answer = await self._async_client()[script](keys=keys, args=args)
-        except self._redis_errors() as exc:
-            self.link.failed(exc)
-            return None
-        return self.link.answered(answer)
+        if self.link.usable():
+            try:
+                answer = await self._async_client()[script.index](keys=script.keys, args=script.args)
+            except self._redis_errors() as exc:
+                self.link.failed(exc)
+            else:
+                return script.result(self.link.answered(answer))
+        return None
 
-    def _reserve_args(self, bucket: Bucket) -> tuple[int, list[str], list[str]]:
+    def _reserve(self, bucket: Bucket) -> _Script[float]:
         limit, period = self._windows[bucket]
-        return _RESERVE, [self._window_keys[bucket]], [str(limit), repr(period)]
+        return _Script(_RESERVE, [self._window_keys[bucket]], [str(limit), repr(period)], float)
 
     def reserve(self, bucket: Bucket) -> float | None:
         """Seconds to wait before sending, or None when Redis is away (pace locally)."""
-        wait = self._run(*self._reserve_args(bucket))
-        return None if wait is None else float(wait)
+        return self._run(self._reserve(bucket))
 
     async def areserve(self, bucket: Bucket) -> float | None:
         """`reserve` without blocking the event loop."""
-        wait = await self._arun(*self._reserve_args(bucket))
-        return None if wait is None else float(wait)
+        return await self._arun(self._reserve(bucket))
 
-    def _acquire_args(self, token: str) -> tuple[int, list[str], list[str]]:
-        return _ACQUIRE, [self.slots_key], [str(self.slots), repr(self.budget.lease), token]
+    def _acquire(self, token: str) -> _Script[bool]:
+        return _Script(_ACQUIRE, [self.slots_key], [str(self.slots), repr(self.budget.lease), token], bool)
 
     def try_acquire(self, token: str) -> bool | None:
         """Take a lease for `token`: True, False when all are taken, None when Redis is away."""
-        taken = self._run(*self._acquire_args(token))
-        return None if taken is None else bool(taken)
+        return self._run(self._acquire(token))
 
     async def atry_acquire(self, token: str) -> bool | None:
         """`try_acquire` without blocking the event loop."""
-        taken = await self._arun(*self._acquire_args(token))
-        return None if taken is None else bool(taken)
+        return await self._arun(self._acquire(token))
 
     def drop(self, tokens: list[str]) -> None:
         """Give leases back; one that cannot be given back runs out by itself."""
