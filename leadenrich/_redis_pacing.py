@@ -363,7 +363,26 @@ class _Leases:
             self._pacing.renew(held)
 
 
-class SharedSlots:
+_Semaphore = TypeVar("_Semaphore", threading.BoundedSemaphore, "asyncio.Semaphore")
+
+
+class _Slots(Generic[_Semaphore]):
+    """What both kinds of slots do alike: release one."""
+
+    _pacing: SharedPacing
+    _local: _Semaphore
+
+    def release(self) -> None:
+        token = self._pacing.leases.released()
+        self._local.release()
+        if token is not None:
+            self._give_back(token)
+
+    def _give_back(self, token: str) -> None:
+        raise NotImplementedError
+
+
+class SharedSlots(_Slots[threading.BoundedSemaphore]):
     """The enrichment slots of a sync client: this process's semaphore, then a Redis lease.
 
     Same calls as the `threading.BoundedSemaphore` it stands for.
@@ -394,14 +413,11 @@ class SharedSlots:
             self._local.release()
             raise
 
-    def release(self) -> None:
-        token = self._pacing.leases.released()
-        self._local.release()
-        if token is not None:
-            self._pacing.drop([token])
+    def _give_back(self, token: str) -> None:
+        self._pacing.drop([token])
 
 
-class AsyncSharedSlots:
+class AsyncSharedSlots(_Slots["asyncio.Semaphore"]):
     """The enrichment slots of an async client: an asyncio semaphore, then a Redis lease.
 
     Same calls as the `asyncio.Semaphore` it stands for; `release` does not wait for
@@ -429,11 +445,8 @@ class AsyncSharedSlots:
             self._local.release()
             raise
 
-    def release(self) -> None:
-        token = self._pacing.leases.released()
-        self._local.release()
-        if token is not None:
-            self._pacing.leases.drop_later(token)
+    def _give_back(self, token: str) -> None:
+        self._pacing.leases.drop_later(token)
 
 
 async def _asleep(seconds: float) -> None:
