@@ -149,22 +149,22 @@ class AsyncLeadEnrich(AsyncAPIClient):
 
     @cached_property
     def leads(self) -> AsyncLeads:
-        """Enrich, list, fetch, delete and re-enrich leads: `enrich`, `enrich_sync`, `enrich_and_wait`, `enrich_many`, `enrich_iter`, `preview_many`, `list`, `iter`, `get`, `delete`, `re_enrich`."""
+        """[`LeadEnrich.leads`][leadenrich.LeadEnrich.leads], the methods awaitable."""
         return AsyncLeads(self._link, self._bulk_iterations)
 
     @cached_property
     def jobs(self) -> AsyncJobs:
-        """Read and wait for asynchronous enrichment jobs: `get`, `wait`."""
+        """[`LeadEnrich.jobs`][leadenrich.LeadEnrich.jobs], the methods awaitable."""
         return AsyncJobs(self._link)
 
     @cached_property
     def email(self) -> AsyncEmail:
-        """Find work emails: `find`."""
+        """[`LeadEnrich.email`][leadenrich.LeadEnrich.email], the methods awaitable."""
         return AsyncEmail(self._link)
 
     @cached_property
     def mobile(self) -> AsyncMobile:
-        """Look up mobile numbers: `find`, `get`, `wait`, `find_and_wait`."""
+        """[`LeadEnrich.mobile`][leadenrich.LeadEnrich.mobile], the methods awaitable."""
         return AsyncMobile(self._link)
 
     @cached_property
@@ -306,7 +306,7 @@ class AsyncLeadEnrichWithRawResponse:
         extra_headers: ExtraHeaders = None,
         extra_query: ExtraQuery = None,
     ) -> APIResponse[Health]:
-        """[`health`][leadenrich.LeadEnrich.health], with the HTTP response.
+        """[`LeadEnrichWithRawResponse.health`][leadenrich._client.LeadEnrichWithRawResponse.health], awaitable.
 
         Examples:
             >>> raw = await client.with_raw_response.health()  # doctest: +SKIP
@@ -323,7 +323,7 @@ class AsyncLeadEnrichWithRawResponse:
         extra_headers: ExtraHeaders = None,
         extra_query: ExtraQuery = None,
     ) -> APIResponse[UsageOut]:
-        """[`usage`][leadenrich.LeadEnrich.usage], with the HTTP response.
+        """[`LeadEnrichWithRawResponse.usage`][leadenrich._client.LeadEnrichWithRawResponse.usage], awaitable.
 
         Examples:
             >>> raw = await client.with_raw_response.usage()  # doctest: +SKIP

@@ -129,7 +129,7 @@ class AsyncEmailWithRawResponse(Namespace[AsyncLink]):
         extra_query: ExtraQuery = None,
         **person: Unpack[PersonQuery],
     ) -> APIResponse[EmailFindOut]:
-        """[`Email.find`][leadenrich._resources.email.Email.find], with the HTTP response.
+        """[`EmailWithRawResponse.find`][leadenrich._resources.email.EmailWithRawResponse.find], awaitable.
 
         Examples:
             >>> raw = await client.email.with_raw_response.find(linkedin_url="https://linkedin.com/in/ada")  # doctest: +SKIP

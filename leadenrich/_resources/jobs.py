@@ -195,7 +195,7 @@ class AsyncJobsWithRawResponse(Namespace[AsyncLink]):
         extra_headers: ExtraHeaders = None,
         extra_query: ExtraQuery = None,
     ) -> APIResponse[JobOut]:
-        """[`Jobs.get`][leadenrich._resources.jobs.Jobs.get], with the HTTP response.
+        """[`JobsWithRawResponse.get`][leadenrich._resources.jobs.JobsWithRawResponse.get], awaitable.
 
         Examples:
             >>> raw = await client.jobs.with_raw_response.get("job_123")  # doctest: +SKIP

@@ -720,7 +720,7 @@ class AsyncLeadsWithRawResponse(Namespace[AsyncLink]):
         extra_headers: ExtraHeaders = None,
         extra_query: ExtraQuery = None,
     ) -> APIResponse[EnrichJobCreated]:
-        """[`Leads.enrich`][leadenrich._resources.leads.Leads.enrich], with the HTTP response.
+        """[`LeadsWithRawResponse.enrich`][leadenrich._resources.leads.LeadsWithRawResponse.enrich], awaitable.
 
         Examples:
             >>> raw = await client.leads.with_raw_response.enrich({"company": "Acme", "domain": "acme.com"})  # doctest: +SKIP
@@ -738,7 +738,7 @@ class AsyncLeadsWithRawResponse(Namespace[AsyncLink]):
         extra_headers: ExtraHeaders = None,
         extra_query: ExtraQuery = None,
     ) -> APIResponse[LeadOut]:
-        """[`Leads.enrich_sync`][leadenrich._resources.leads.Leads.enrich_sync], with the HTTP response.
+        """[`LeadsWithRawResponse.enrich_sync`][leadenrich._resources.leads.LeadsWithRawResponse.enrich_sync], awaitable.
 
         Examples:
             >>> raw = await client.leads.with_raw_response.enrich_sync({"company": "Acme", "domain": "acme.com"})  # doctest: +SKIP
@@ -757,7 +757,7 @@ class AsyncLeadsWithRawResponse(Namespace[AsyncLink]):
         extra_headers: ExtraHeaders = None,
         extra_query: ExtraQuery = None,
     ) -> APIResponse[LeadPage]:
-        """[`Leads.list`][leadenrich._resources.leads.Leads.list], with the HTTP response.
+        """[`LeadsWithRawResponse.list`][leadenrich._resources.leads.LeadsWithRawResponse.list], awaitable.
 
         Examples:
             >>> raw = await client.leads.with_raw_response.list(limit=20)  # doctest: +SKIP
@@ -775,7 +775,7 @@ class AsyncLeadsWithRawResponse(Namespace[AsyncLink]):
         extra_headers: ExtraHeaders = None,
         extra_query: ExtraQuery = None,
     ) -> APIResponse[LeadOut]:
-        """[`Leads.get`][leadenrich._resources.leads.Leads.get], with the HTTP response.
+        """[`LeadsWithRawResponse.get`][leadenrich._resources.leads.LeadsWithRawResponse.get], awaitable.
 
         Examples:
             >>> raw = await client.leads.with_raw_response.get("ld_123")  # doctest: +SKIP
@@ -793,7 +793,7 @@ class AsyncLeadsWithRawResponse(Namespace[AsyncLink]):
         extra_headers: ExtraHeaders = None,
         extra_query: ExtraQuery = None,
     ) -> APIResponse[LeadDeleted]:
-        """[`Leads.delete`][leadenrich._resources.leads.Leads.delete], with the HTTP response.
+        """[`LeadsWithRawResponse.delete`][leadenrich._resources.leads.LeadsWithRawResponse.delete], awaitable.
 
         Examples:
             >>> raw = await client.leads.with_raw_response.delete("ld_123")  # doctest: +SKIP
@@ -811,7 +811,7 @@ class AsyncLeadsWithRawResponse(Namespace[AsyncLink]):
         extra_headers: ExtraHeaders = None,
         extra_query: ExtraQuery = None,
     ) -> APIResponse[LeadOut]:
-        """[`Leads.re_enrich`][leadenrich._resources.leads.Leads.re_enrich], with the HTTP response.
+        """[`LeadsWithRawResponse.re_enrich`][leadenrich._resources.leads.LeadsWithRawResponse.re_enrich], awaitable.
 
         Examples:
             >>> raw = await client.leads.with_raw_response.re_enrich("ld_123")  # doctest: +SKIP

@@ -307,7 +307,7 @@ class AsyncMobileWithRawResponse(Namespace[AsyncLink]):
         extra_query: ExtraQuery = None,
         **person: Unpack[PersonQuery],
     ) -> APIResponse[MobileFindOut]:
-        """[`Mobile.find`][leadenrich._resources.mobile.Mobile.find], with the HTTP response.
+        """[`MobileWithRawResponse.find`][leadenrich._resources.mobile.MobileWithRawResponse.find], awaitable.
 
         Examples:
             >>> raw = await client.mobile.with_raw_response.find(linkedin_url="https://linkedin.com/in/ada")  # doctest: +SKIP
@@ -325,7 +325,7 @@ class AsyncMobileWithRawResponse(Namespace[AsyncLink]):
         extra_headers: ExtraHeaders = None,
         extra_query: ExtraQuery = None,
     ) -> APIResponse[MobileFindOut]:
-        """[`Mobile.get`][leadenrich._resources.mobile.Mobile.get], with the HTTP response.
+        """[`MobileWithRawResponse.get`][leadenrich._resources.mobile.MobileWithRawResponse.get], awaitable.
 
         Examples:
             >>> raw = await client.mobile.with_raw_response.get("mob_123")  # doctest: +SKIP
