@@ -11,7 +11,7 @@ from ._bulk.results import BulkOutcome, BulkResult
 from ._errors import LeadEnrichError
 
 if TYPE_CHECKING:
-    from ._resources.leads import BulkInput
+    from ._resources.bulk_leads import BulkInput
 
 __all__ = ["read_checkpoint"]
 

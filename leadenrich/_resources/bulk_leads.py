@@ -1,0 +1,169 @@
+"""The bulk methods of `client.leads`: `enrich_iter`, `enrich_many`, `preview_many`.
+
+They load the bulk package (`_bulk/`) on their first call, not on import.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable, Iterator, Mapping
+from typing import TYPE_CHECKING, Any
+
+from typing_extensions import Unpack
+
+from .._bulk.iteration import AsyncBulkIterator, AsyncOpenIterations, OpenIterations
+from .._bulk.options import DEFAULT_MAX_STORED, BulkOptions
+from .._bulk.scan_progress import ScanProgress
+from .._endpoints import LeadLike
+from .._types import DataFrameLike
+from ._link import AsyncLink, Namespace, SyncLink
+
+if TYPE_CHECKING:
+    from .._bulk.preview import BulkPreview
+    from .._bulk.results import BulkOutcome, BulkResult
+
+__all__ = ["AsyncBulkEnrichment", "BulkEnrichment", "BulkInput"]
+
+BulkInput = Iterable[LeadLike | Mapping[str, Any]] | DataFrameLike
+"""LeadIn objects, dicts of its fields (rows read from a file are any mapping), or a DataFrame."""
+
+
+class BulkEnrichment(Namespace[SyncLink]):
+    """The bulk methods of [`Leads`][leadenrich._resources.leads.Leads]."""
+
+    _iterations: OpenIterations
+
+    def enrich_iter(self, leads: BulkInput, **options: Unpack[BulkOptions]) -> Iterator[BulkOutcome]:
+        """Enrich many leads, yielding each lead's outcome as it completes.
+
+        Takes the same arguments as [`enrich_many`][leadenrich._resources.leads.Leads.enrich_many].
+        Stopping the iteration early lets the leads already started finish (they are paid
+        for) and writes them to the checkpoint.
+
+        Examples:
+            >>> for outcome in client.leads.enrich_iter(rows, checkpoint="run.jsonl"):  # doctest: +SKIP
+            ...     print(outcome.index, outcome.status)
+        """
+        from .._bulk.runner import iterate, prepare
+
+        batch = prepare(leads, **options, client_slots=self._link.slots)
+        return self._iterations.track(iterate(batch, self._link))
+
+    def enrich_many(self, leads: BulkInput, **options: Unpack[BulkOptions]) -> BulkResult:
+        """Enrich many leads at once, as fast as the platform's limits allow.
+
+        One lead's failure never stops the others; every lead gets an outcome. 429s are
+        waited out (they are never charged), and a lead whose answer was lost is looked up
+        among the account's stored leads, once the service must be done with it, before
+        it is called failed. Identical rows are one lead: enriched once, and every copy
+        gets its outcome (`duplicate_of`).
+
+        Args:
+            leads: LeadIn objects, dicts of LeadIn fields, or a pandas DataFrame whose
+                columns include `company` and `domain` (other columns are ignored).
+            **options: The run's options, each optional (see
+                [`BulkOptions`][leadenrich.BulkOptions]): `concurrency` (5), `max_credits`
+                (a number, `"auto"` for what the account has left, or None), `checkpoint`
+                (a JSONL file that makes the run resumable), `progress`, `poll_interval`
+                and `strategy` (`"sync"` or `"async"`).
+
+        Examples:
+            >>> result = client.leads.enrich_many(  # doctest: +SKIP
+            ...     [{"company": "Acme", "domain": "acme.com"}, {"company": "Globex", "domain": "globex.com"}],
+            ...     checkpoint="leads.jsonl",
+            ... )
+            >>> result.succeeded, result.credits_spent  # doctest: +SKIP
+            (2, 2)
+        """
+        from .._bulk.results import BulkResult
+
+        return BulkResult(list(self.enrich_iter(leads, **options)))
+
+    def preview_many(
+        self,
+        leads: BulkInput,
+        *,
+        checkpoint: str | os.PathLike[str] | None = None,
+        max_stored: int | None = DEFAULT_MAX_STORED,
+        progress: ScanProgress = None,
+    ) -> BulkPreview:
+        """What [`enrich_many`][leadenrich._resources.leads.Leads.enrich_many] would charge for
+        these leads, and whether the account can pay; nothing is charged.
+
+        Reads the rows exactly as `enrich_many` does (the same validation and messages),
+        the checkpoint, `usage()`, and the account's stored leads page by page (paced like
+        every call, within the per-key budget) to find the rows whose email the service
+        already has. It sends no enrichment.
+
+        Args:
+            leads: What `enrich_many` takes: LeadIn objects, dicts, or a DataFrame.
+            checkpoint: The checkpoint the run will use: its finished rows cost nothing.
+            max_stored: Read at most this many stored leads (None: all of them). Reading
+                stops sooner once every email to look for was found.
+            progress: None shows a bar (tqdm) while the stored leads are read when
+                interactive; True always, False never; or a callable that receives the
+                number of stored leads read so far after each page.
+
+        Examples:
+            >>> preview = client.leads.preview_many(rows, checkpoint="run.jsonl")  # doctest: +SKIP
+            >>> preview.credits_at_most, preview.credits_left, preview.verdict  # doctest: +SKIP
+            (115, 885, 'enough')
+        """
+        from .._bulk.preview import Draft, preview
+
+        return self._link.run(preview(Draft.read(leads, checkpoint, max_stored), progress))
+
+
+class AsyncBulkEnrichment(Namespace[AsyncLink]):
+    """The bulk methods of [`AsyncLeads`][leadenrich._resources.leads.AsyncLeads]."""
+
+    _iterations: AsyncOpenIterations
+
+    def enrich_iter(self, leads: BulkInput, **options: Unpack[BulkOptions]) -> AsyncBulkIterator:
+        """Enrich many leads, yielding outcomes as they complete; see [`Leads.enrich_many`][leadenrich._resources.leads.Leads.enrich_many].
+
+        Cancelling the consuming task (or stopping the iteration) starts no new lead and
+        lets the leads in flight finish, since the service enriches and charges them
+        anyway, so they reach the checkpoint; cancelling again abandons them, and a
+        resumed run then looks them up before sending them again. After a `break`, they
+        finish when the iterator is closed: on leaving `async with` on it, or at the
+        latest when the client is closed, before its connections are.
+
+        Examples:
+            >>> async with client.leads.enrich_iter(rows) as outcomes:  # doctest: +SKIP
+            ...     async for outcome in outcomes:
+            ...         print(outcome.index, outcome.status)
+        """
+        from .._bulk.runner import aiterate, prepare
+
+        batch = prepare(leads, **options, client_slots=self._link.slots)
+        return AsyncBulkIterator(aiterate(batch, self._link), self._iterations)
+
+    async def enrich_many(self, leads: BulkInput, **options: Unpack[BulkOptions]) -> BulkResult:
+        """Enrich many leads at once; see [`Leads.enrich_many`][leadenrich._resources.leads.Leads.enrich_many].
+
+        Works with a plain `await` in a Jupyter notebook.
+
+        Examples:
+            >>> result = await client.leads.enrich_many(rows, checkpoint="leads.jsonl")  # doctest: +SKIP
+        """
+        from .._bulk.results import BulkResult
+
+        return BulkResult([outcome async for outcome in self.enrich_iter(leads, **options)])
+
+    async def preview_many(
+        self,
+        leads: BulkInput,
+        *,
+        checkpoint: str | os.PathLike[str] | None = None,
+        max_stored: int | None = DEFAULT_MAX_STORED,
+        progress: ScanProgress = None,
+    ) -> BulkPreview:
+        """What `enrich_many` would charge; see [`Leads.preview_many`][leadenrich._resources.leads.Leads.preview_many].
+
+        Examples:
+            >>> preview = await client.leads.preview_many(rows, checkpoint="run.jsonl")  # doctest: +SKIP
+        """
+        from .._bulk.preview import Draft, preview
+
+        return await self._link.run(preview(Draft.read(leads, checkpoint, max_stored), progress))
