@@ -9,7 +9,7 @@ raised where it yielded. A step knows how it is done blocking (`perform`) and aw
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Generator
+from collections.abc import Awaitable, Callable, Generator
 from concurrent.futures import Future
 from contextlib import AbstractAsyncContextManager, AbstractContextManager, AsyncExitStack, ExitStack
 from dataclasses import dataclass
@@ -19,7 +19,19 @@ if TYPE_CHECKING:
     from ._clock import Deadline, ServiceClock
     from ._endpoints import Call
 
-__all__ = ["AsyncRunner", "Hold", "Pause", "Send", "Step", "Stepper", "Steps", "SyncRunner", "Written"]
+__all__ = [
+    "Apart",
+    "AsyncRunner",
+    "Blocking",
+    "Hold",
+    "Pause",
+    "Send",
+    "Step",
+    "Stepper",
+    "Steps",
+    "SyncRunner",
+    "Written",
+]
 
 T = TypeVar("T")
 
@@ -31,6 +43,7 @@ class SyncRunner(Protocol):
     def clock(self) -> ServiceClock: ...
     def request(self, call: Call[T], deadline: Deadline | None = None, /) -> T: ...
     def slot(self, deadline: Deadline | None, /) -> AbstractContextManager[None]: ...
+    def run(self, steps: Steps[T], /) -> T: ...
 
 
 class AsyncRunner(Protocol):
@@ -40,6 +53,7 @@ class AsyncRunner(Protocol):
     def clock(self) -> ServiceClock: ...
     def request(self, call: Call[T], deadline: Deadline | None = None, /) -> Awaitable[T]: ...
     def slot(self, deadline: Deadline | None, /) -> AbstractAsyncContextManager[None]: ...
+    def run(self, steps: Steps[T], /) -> Awaitable[T]: ...
 
 
 class Step(Protocol):
@@ -106,6 +120,34 @@ class Written:
         import asyncio
 
         await asyncio.wrap_future(self.line)
+
+
+@dataclass(frozen=True)
+class Blocking(Generic[T]):
+    """Call `work`, which blocks (the disk): on a thread of its own for the asyncio client."""
+
+    work: Callable[[], T]
+
+    def perform(self, runner: SyncRunner, held: ExitStack) -> T:
+        return self.work()
+
+    async def aperform(self, runner: AsyncRunner, held: AsyncExitStack) -> T:
+        import asyncio
+
+        return await asyncio.to_thread(self.work)
+
+
+@dataclass(frozen=True)
+class Apart(Generic[T]):
+    """Perform `steps` as a run of their own: a slot they hold is given back when they end."""
+
+    steps: Steps[T]
+
+    def perform(self, runner: SyncRunner, held: ExitStack) -> T:
+        return runner.run(self.steps)
+
+    async def aperform(self, runner: AsyncRunner, held: AsyncExitStack) -> T:
+        return await runner.run(self.steps)
 
 
 class Stepper(Generic[T]):

@@ -2,7 +2,9 @@
 
 Both runners keep `Batch.tasks` tasks in flight, perform the I/O each task's work asks
 for, sleep while the Plan has nothing to start yet, and stream each outcome as it
-settles. Every decision is the Plan's; the work of a task is written once (steps.py).
+settles. Every decision is the Plan's; the work of a task is written once (steps.py),
+and so is what both runners do around it (`_start`: the checkpoint loaded, the budget,
+the plan; `_Run.task`: a task's effects performed one after another).
 """
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ from .._clock import Deadline, ServiceClock
 from .._errors import InvalidRequestError, LeadEnrichError
 from .._job_steps import enrich_and_wait, wait_job
 from .._polling import DEFAULT_JOB_TIMEOUT, Waiter
-from .._steps import Pause, Send, Steps, Written
+from .._steps import Apart, Blocking, Pause, Send, Steps, Written
 from .._validate import integer, seconds
 from .checkpoint import Checkpoint, Resume
 from .inputs import Item, read_items
@@ -155,34 +157,46 @@ def _notice(message: str) -> None:
         print(f"leadenrich: {message}", file=sys.stderr)
 
 
-def iterate(batch: Batch, link: SyncLink) -> Generator[BulkOutcome, None, None]:
-    """Run the plan on a thread pool, yielding outcomes as they settle."""
+def _start(batch: Batch, link: Link) -> Steps[_Run]:
+    """Load the checkpoint, ask for the budget, and make the plan, its reporter and its calls."""
     store = batch.checkpoint
-    try:
-        plan = batch.plan(
-            store.load() if store is not None else Resume(), link.clock, link.run(_budget(batch))
-        )
-        report = reporter(batch.progress, plan.total)
-    except BaseException:
-        if store is not None:
-            store.close()
-        raise
-    calls = _calls(batch, plan, link)
+    resume = (yield Blocking(store.load)) if store is not None else Resume()
+    plan = batch.plan(resume, link.clock, (yield from _budget(batch)))
+    return _Run(plan, reporter(batch.progress, plan.total), _calls(batch, plan, link))
 
-    def execute(task: Task) -> list[BulkOutcome]:
-        driver = Driver(plan, task)
+
+@dataclass(frozen=True)
+class _Run:
+    plan: Plan
+    report: Reporter
+    calls: dict[str, Callable[..., Steps[Any]]]
+
+    def task(self, task: Task) -> Steps[list[BulkOutcome]]:
+        """What one task does, written once for both runners; each effect is a run of its
+        own, so a slot it takes is given back before the next."""
+        driver = Driver(self.plan, task)
         while (effect := driver.next()) is not None:
             try:
-                driver.reply(link.run(calls[effect.name](*effect.args)))
+                driver.reply((yield Apart(self.calls[effect.name](*effect.args))))
             except LeadEnrichError as exc:
                 driver.fail(exc)
         return driver.outcomes
 
+
+def iterate(batch: Batch, link: SyncLink) -> Generator[BulkOutcome, None, None]:
+    """Run the plan on a thread pool, yielding outcomes as they settle."""
+    store = batch.checkpoint
     try:
-        yield from _emit(report, plan.ready)
-        yield from _pool(plan, execute, batch, report, link.clock)
+        run = link.run(_start(batch, link))
+    except BaseException:
+        if store is not None:
+            store.close()
+        raise
+    try:
+        yield from _emit(run.report, run.plan.ready)
+        yield from _pool(run.plan, lambda task: link.run(run.task(task)), batch, run.report, link.clock)
     finally:
-        report.close()
+        run.report.close()
         if store is not None:
             store.close()
 
@@ -244,33 +258,19 @@ async def aiterate(batch: Batch, link: AsyncLink) -> AsyncGenerator[BulkOutcome,
 
     store = batch.checkpoint
     try:
-        budget = await link.run(_budget(batch))
-        plan = batch.plan(
-            await asyncio.to_thread(store.load) if store is not None else Resume(), link.clock, budget
-        )
-        report = reporter(batch.progress, plan.total)
+        run = await link.run(_start(batch, link))
     except BaseException:
         if store is not None:
             await asyncio.to_thread(store.close)
         raise
-    calls = _calls(batch, plan, link)
-
-    async def execute(task: Task) -> list[BulkOutcome]:
-        driver = Driver(plan, task)
-        while (effect := driver.next()) is not None:
-            try:
-                driver.reply(await link.run(calls[effect.name](*effect.args)))
-            except LeadEnrichError as exc:
-                driver.fail(exc)
-        return driver.outcomes
-
+    plan, report = run.plan, run.report
     running: set[asyncio.Task[list[BulkOutcome]]] = set()
     try:
         for outcome in _emit(report, plan.ready):
             yield outcome
         while True:
             while len(running) < batch.tasks and (task := plan.next()) is not None:
-                running.add(asyncio.ensure_future(execute(task)))
+                running.add(asyncio.ensure_future(link.run(run.task(task))))
             for outcome in _emit(report, plan.leftovers()):
                 yield outcome
             idle = plan.idle()
