@@ -149,22 +149,22 @@ class AsyncLeadEnrich(AsyncAPIClient):
 
     @cached_property
     def leads(self) -> AsyncLeads:
-        """[`LeadEnrich.leads`][leadenrich.LeadEnrich.leads], the methods awaitable."""
+        """Enrich, list, fetch, delete and re-enrich leads: `enrich`, `enrich_sync`, `enrich_and_wait`, `enrich_many`, `enrich_iter`, `preview_many`, `list`, `iter`, `get`, `delete`, `re_enrich`."""
         return AsyncLeads(self._link, self._bulk_iterations)
 
     @cached_property
     def jobs(self) -> AsyncJobs:
-        """[`LeadEnrich.jobs`][leadenrich.LeadEnrich.jobs], the methods awaitable."""
+        """Read and wait for asynchronous enrichment jobs: `get`, `wait`."""
         return AsyncJobs(self._link)
 
     @cached_property
     def email(self) -> AsyncEmail:
-        """[`LeadEnrich.email`][leadenrich.LeadEnrich.email], the methods awaitable."""
+        """Find work emails: `find`."""
         return AsyncEmail(self._link)
 
     @cached_property
     def mobile(self) -> AsyncMobile:
-        """[`LeadEnrich.mobile`][leadenrich.LeadEnrich.mobile], the methods awaitable."""
+        """Look up mobile numbers: `find`, `get`, `wait`, `find_and_wait`."""
         return AsyncMobile(self._link)
 
     @cached_property
