@@ -3,6 +3,7 @@ of both kinds."""
 
 from __future__ import annotations
 
+import gc
 import os
 import signal
 from collections.abc import AsyncIterator, Iterator
@@ -21,18 +22,25 @@ API = BASE + "/api/v1"
 KEY = "le_live_test_secret_0123456789"
 
 
+def pytest_collection_finish(session: pytest.Session) -> None:
+    # What is alive after collection (modules, classes, the tests) lives to the end: out of
+    # the collector's sight, every full collection of the run, and the five pytest makes
+    # as each worker ends, skip it.
+    gc.freeze()
+
+
 @pytest.hookimpl(tryfirst=True)
 def pytest_xdist_auto_num_workers(config: pytest.Config) -> int | None:
-    """What `-n auto` (pyproject's addopts) means: two workers a CPU.
+    """What `-n auto` (pyproject's addopts) means: five workers for two CPUs.
 
     The tests wait for the fake server's clock, Redis or a child process about half their
-    time, so a second worker on each CPU fills the waits (CONTRIBUTING.md has the figures).
+    time, so more workers than CPUs fill the waits (CONTRIBUTING.md has the figures).
     PYTEST_XDIST_AUTO_NUM_WORKERS still decides when it is set.
     """
     if os.environ.get("PYTEST_XDIST_AUTO_NUM_WORKERS"):
         return None
     cpus = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
-    return 2 * cpus
+    return max(2, 5 * cpus // 2)
 
 
 @pytest.fixture(scope="session")
