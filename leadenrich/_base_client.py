@@ -22,6 +22,7 @@ from ._clock import Deadline, ServiceClock
 from ._config import (
     DEFAULT_MAX_RETRIES,
     DEFAULT_MAX_RETRY_AFTER,
+    DEFAULT_RATE_LIMITS,
     DEFAULT_TIMEOUT,
     DEFAULT_UPSTREAM_FULL_RETRIES,
     ClientOptions,
@@ -44,7 +45,7 @@ from ._polling import CutShort, JobDurations
 from ._ratelimit import Pacer, RateLimits
 from ._response import APIResponse
 from ._retry import RetryRun
-from ._tls import tls_for
+from ._tls import shared_tls
 from ._validate import describe
 
 if TYPE_CHECKING:
@@ -140,7 +141,6 @@ def raw_response(call: Call[T], response: httpx.Response, retries: int) -> APIRe
 
 
 _HttpClient = TypeVar("_HttpClient", httpx.Client, httpx.AsyncClient)
-_DEFAULT_RATE_LIMITS = RateLimits()
 
 
 class _BaseClient(Generic[_HttpClient]):
@@ -158,7 +158,7 @@ class _BaseClient(Generic[_HttpClient]):
         max_retries: int = DEFAULT_MAX_RETRIES,
         http_client: _HttpClient | None = None,
         default_headers: Mapping[str, str] | None = None,
-        rate_limits: RateLimits | None = _DEFAULT_RATE_LIMITS,
+        rate_limits: RateLimits | None = DEFAULT_RATE_LIMITS,
         max_retry_after: float = DEFAULT_MAX_RETRY_AFTER,
         upstream_full_retries: int = DEFAULT_UPSTREAM_FULL_RETRIES,
         clock: ServiceClock | None = None,
@@ -183,9 +183,7 @@ class _BaseClient(Generic[_HttpClient]):
         self._owns_pacer = True
         self._owns_http = http_client is None
         self._http: _HttpClient = (
-            http_client
-            if http_client is not None
-            else self._http_class(verify=tls_for(self._options.base_url))
+            http_client if http_client is not None else self._http_class(verify=shared_tls())
         )
         # Shared by the client and its copies, as the connection pool is.
         self._durations = JobDurations()
@@ -264,7 +262,7 @@ class _BaseClient(Generic[_HttpClient]):
             >>> patient = client.with_options(timeout=120, max_retries=5)  # doctest: +SKIP
             >>> tagged = client.with_options(default_headers={"X-Team": "growth"})  # doctest: +SKIP
         """
-        options = resolve(changed(self._options.settings, changes))
+        options = resolve(changed({**self._options.settings, "api_key": self._options.api_key}, changes))
         clone = object.__new__(type(self))
         clone.__dict__.update(self.__dict__)
         for name in list(clone.__dict__):

@@ -28,6 +28,7 @@ from ._version import __version__
 __all__ = [
     "DEFAULT_MAX_RETRIES",
     "DEFAULT_MAX_RETRY_AFTER",
+    "DEFAULT_RATE_LIMITS",
     "DEFAULT_TIMEOUT",
     "DEFAULT_UPSTREAM_FULL_RETRIES",
     "ClientOptions",
@@ -40,6 +41,8 @@ DEFAULT_TIMEOUT = httpx.Timeout(30.0, connect=DEFAULT_CONNECT_TIMEOUT)
 """30 s to read an answer, 5 s to connect."""
 DEFAULT_MAX_RETRIES = 2
 DEFAULT_MAX_RETRY_AFTER = 60.0
+DEFAULT_RATE_LIMITS = RateLimits()
+"""The spec's per-key limits, paced by every client unless told otherwise."""
 DEFAULT_UPSTREAM_FULL_RETRIES = 20
 LONG_RUNNING_READ_TIMEOUT = 100.0
 """Service seconds: sync enrich and re-enrich hold the connection open up to ~90 s."""
@@ -96,10 +99,11 @@ class ClientOptions:
     `with_options` resolves a new one from `settings` with the changes applied.
     """
 
-    # The key is left out of the repr, as are the settings and headers that carry it:
-    # repr(vars(client)) and tracebacks that show locals must not print it.
+    # The key is left out of the repr, as are the headers that carry it, and out of
+    # `settings`: repr(vars(client)) and tracebacks that show locals must not print it.
     settings: ClientSettings = field(repr=False)
-    """The settings as given, the key, the address and the clock resolved: what a copy starts from."""
+    """The settings as given but for the key (`api_key` holds it), with the address and the
+    clock resolved: what a copy starts from."""
     api_key: str = field(repr=False)
     base_url: str
     """Scheme, host and any path prefix, ending in /api/v1."""
@@ -156,12 +160,15 @@ def resolve(settings: ClientSettings) -> ClientOptions:
             "upstream_full_retries", settings.get("upstream_full_retries", DEFAULT_UPSTREAM_FULL_RETRIES), 0
         ),
     )
-    rate_limits = settings.get("rate_limits")
+    rate_limits = settings.get("rate_limits", DEFAULT_RATE_LIMITS)
     if rate_limits is not None and not isinstance(rate_limits, RateLimits):  # pyright: ignore[reportUnnecessaryIsInstance]
         raise TypeError(f"rate_limits must be a RateLimits or None, got {type(rate_limits).__name__}")
     return ClientOptions(
         # Kept resolved, so a copy does not read the environment again.
-        settings={**settings, "api_key": key, "base_url": url, "clock": clock},
+        settings=cast(
+            "ClientSettings",
+            {**{k: v for k, v in settings.items() if k != "api_key"}, "base_url": url, "clock": clock},
+        ),
         api_key=key,
         base_url=url,
         timeout=timeout,

@@ -1,10 +1,10 @@
 """The TLS context of the httpx clients the SDK builds (never of one the user passes).
 
-Loading a CA bundle takes about 25 ms, and httpx loads one for every client it builds,
-even a client that only ever speaks plain HTTP to a fake server on this machine. So the
-verifying context is built once per process, on first use, and shared (an `SSLContext`
-is safe to share between threads and clients); a plain-HTTP client gets one that loads
-no CA at all and so trusts no certificate.
+Loading a CA bundle takes about 25 ms, and httpx loads one for every client it builds.
+So the context is built once per process, on first use, and shared by every client (an
+`SSLContext` is safe to share between threads and clients). It is the one httpx would
+build: a client of a plain-HTTP fake server gets it too, since `with_options` may point
+a copy, which shares the connection pool, at an https address.
 """
 
 from __future__ import annotations
@@ -12,27 +12,17 @@ from __future__ import annotations
 import os
 import ssl
 import threading
-import urllib.request
 
-__all__ = ["tls_for"]
+__all__ = ["shared_tls"]
 
 _lock = threading.Lock()
 _verifying: dict[tuple[str, str], ssl.SSLContext] = {}
 
 
-def tls_for(base_url: str) -> ssl.SSLContext:
-    """The context a client of `base_url` verifies TLS with.
-
-    https: the one httpx would build (the CAs of `SSL_CERT_FILE`, else `SSL_CERT_DIR`, else
-    certifi's), built once per process for each value of those variables.
-
-    http: nothing the client sends goes over TLS, unless the environment names a proxy,
-    which might be reached over https; then the verifying context, as for https. Without
-    one, a context with no CA: were a TLS connection made anyway, it would fail to verify
-    (fail closed), never skip verifying.
-    """
-    if base_url.startswith("http://") and not urllib.request.getproxies():
-        return ssl.SSLContext(ssl.PROTOCOL_TLS_CLIENT)
+def shared_tls() -> ssl.SSLContext:
+    """The verifying context of this process: the CAs of `SSL_CERT_FILE`, else of
+    `SSL_CERT_DIR`, else certifi's, as httpx chooses; one for each value of those
+    variables."""
     where = (os.environ.get("SSL_CERT_FILE", ""), os.environ.get("SSL_CERT_DIR", ""))
     with _lock:
         context = _verifying.get(where)
