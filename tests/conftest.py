@@ -38,16 +38,17 @@ def pytest_collection(session: pytest.Session) -> Iterator[object]:
 
 @pytest.hookimpl(tryfirst=True)
 def pytest_xdist_auto_num_workers(config: pytest.Config) -> int | None:
-    """What `-n auto` (pyproject's addopts) means: five workers for two CPUs.
+    """What `-n auto` (pyproject's addopts) means: three workers more than CPUs (five
+    for two), and at most 2.5 a CPU.
 
     The tests wait for the fake server's clock, Redis or a child process about half their
-    time, so more workers than CPUs fill the waits (CONTRIBUTING.md has the figures).
-    PYTEST_XDIST_AUTO_NUM_WORKERS still decides when it is set.
+    time, so more workers than CPUs fill the waits (CONTRIBUTING.md has the figures, made
+    on two CPUs). PYTEST_XDIST_AUTO_NUM_WORKERS still decides when it is set.
     """
     if os.environ.get("PYTEST_XDIST_AUTO_NUM_WORKERS"):
         return None
     cpus = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
-    return max(2, 5 * cpus // 2)
+    return max(2, min(cpus + 3, 5 * cpus // 2))
 
 
 @pytest.fixture(scope="session")

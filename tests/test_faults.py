@@ -146,12 +146,17 @@ async def test_a_faulty_bulk_run_charges_no_lead_twice(client: Any, faulty: Fake
     assert set(counts) == {"server_error", "drop_before", "drop_after", "slow", "malformed", "upstream_full"}
     answered = len(faulty.state.requests()) + counts["drop_before"]
     assert 0.05 <= sum(counts.values()) / answered <= 0.25
-    # The leads whose domain cannot be enriched fail, refunded (unless their answer was
-    # lost: then they may have been charged, as far as the client can tell); faults fail
-    # a few more.
-    for outcome in result.outcomes[7::50]:
-        assert outcome.status == "failed"
-        assert outcome.maybe_charged or "enrichment_failed" in str(outcome.error), repr(outcome.error)
+    # The leads whose domain cannot be enriched fail, refunded, and say why; faults fail a
+    # few more. A fault, or on a loaded machine a timeout, may lose such a lead's answer:
+    # it then fails with that error instead, but not most of them.
+    unenrichable = result.outcomes[7::50]
+    assert [o.status for o in unenrichable] == ["failed"] * len(unenrichable)
+    refused = [
+        o
+        for o in unenrichable
+        if isinstance(o.error, InternalServerError) and "enrichment_failed" in str(o.error)
+    ]
+    assert len(refused) > len(unenrichable) / 2, [repr(o.error) for o in unenrichable]
     assert 250 <= result.succeeded <= 294
     # Answers lost after the work were looked up: each such lead is enriched and charged.
     lost_after = sum(

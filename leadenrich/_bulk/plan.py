@@ -586,7 +586,7 @@ class Plan:
         taken nearly as long as the lost one has had. A request that went unanswered for
         its whole read timeout was looked up at once; a service too busy to take it in may
         have started it late, by up to as long, so it is looked up once more that long
-        later.
+        later (a settle window at least, the time the service may then take).
         """
         with self._lock:
             now = self._clock.now()

@@ -153,7 +153,7 @@ class AsyncLeadsWithRawResponse(Namespace[AsyncLink]):
         extra_headers: ExtraHeaders = None,
         extra_query: ExtraQuery = None,
     ) -> APIResponse[EnrichJobCreated]:
-        """[`LeadsWithRawResponse.enrich`][leadenrich._resources.leads.LeadsWithRawResponse.enrich], awaitable.
+        """[`LeadsWithRawResponse.enrich`][leadenrich._resources.leads_raw.LeadsWithRawResponse.enrich], awaitable.
 
         Examples:
             >>> raw = await client.leads.with_raw_response.enrich({"company": "Acme", "domain": "acme.com"})  # doctest: +SKIP
@@ -171,7 +171,7 @@ class AsyncLeadsWithRawResponse(Namespace[AsyncLink]):
         extra_headers: ExtraHeaders = None,
         extra_query: ExtraQuery = None,
     ) -> APIResponse[LeadOut]:
-        """[`LeadsWithRawResponse.enrich_sync`][leadenrich._resources.leads.LeadsWithRawResponse.enrich_sync], awaitable.
+        """[`LeadsWithRawResponse.enrich_sync`][leadenrich._resources.leads_raw.LeadsWithRawResponse.enrich_sync], awaitable.
 
         Examples:
             >>> raw = await client.leads.with_raw_response.enrich_sync({"company": "Acme", "domain": "acme.com"})  # doctest: +SKIP
@@ -190,7 +190,7 @@ class AsyncLeadsWithRawResponse(Namespace[AsyncLink]):
         extra_headers: ExtraHeaders = None,
         extra_query: ExtraQuery = None,
     ) -> APIResponse[LeadPage]:
-        """[`LeadsWithRawResponse.list`][leadenrich._resources.leads.LeadsWithRawResponse.list], awaitable.
+        """[`LeadsWithRawResponse.list`][leadenrich._resources.leads_raw.LeadsWithRawResponse.list], awaitable.
 
         Examples:
             >>> raw = await client.leads.with_raw_response.list(limit=20)  # doctest: +SKIP
@@ -208,7 +208,7 @@ class AsyncLeadsWithRawResponse(Namespace[AsyncLink]):
         extra_headers: ExtraHeaders = None,
         extra_query: ExtraQuery = None,
     ) -> APIResponse[LeadOut]:
-        """[`LeadsWithRawResponse.get`][leadenrich._resources.leads.LeadsWithRawResponse.get], awaitable.
+        """[`LeadsWithRawResponse.get`][leadenrich._resources.leads_raw.LeadsWithRawResponse.get], awaitable.
 
         Examples:
             >>> raw = await client.leads.with_raw_response.get("ld_123")  # doctest: +SKIP
@@ -226,7 +226,7 @@ class AsyncLeadsWithRawResponse(Namespace[AsyncLink]):
         extra_headers: ExtraHeaders = None,
         extra_query: ExtraQuery = None,
     ) -> APIResponse[LeadDeleted]:
-        """[`LeadsWithRawResponse.delete`][leadenrich._resources.leads.LeadsWithRawResponse.delete], awaitable.
+        """[`LeadsWithRawResponse.delete`][leadenrich._resources.leads_raw.LeadsWithRawResponse.delete], awaitable.
 
         Examples:
             >>> raw = await client.leads.with_raw_response.delete("ld_123")  # doctest: +SKIP
@@ -244,7 +244,7 @@ class AsyncLeadsWithRawResponse(Namespace[AsyncLink]):
         extra_headers: ExtraHeaders = None,
         extra_query: ExtraQuery = None,
     ) -> APIResponse[LeadOut]:
-        """[`LeadsWithRawResponse.re_enrich`][leadenrich._resources.leads.LeadsWithRawResponse.re_enrich], awaitable.
+        """[`LeadsWithRawResponse.re_enrich`][leadenrich._resources.leads_raw.LeadsWithRawResponse.re_enrich], awaitable.
 
         Examples:
             >>> raw = await client.leads.with_raw_response.re_enrich("ld_123")  # doctest: +SKIP

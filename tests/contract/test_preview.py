@@ -38,9 +38,9 @@ def usage_without_counters(usage: UsageOut) -> dict[str, Any]:
 
 
 async def prepared(client: Client, tmp_path: Path) -> tuple[Any, Path]:
+    """The CSV as a DataFrame, with a stored lead for row 1's email and row 0 in a checkpoint."""
     import pandas
 
-    """The CSV as a DataFrame, with a stored lead for row 1's email and row 0 in a checkpoint."""
     (tmp_path / "leads.csv").write_text(CSV, encoding="utf-8")
     frame = pandas.read_csv(tmp_path / "leads.csv")
     await call(
