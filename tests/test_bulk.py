@@ -12,6 +12,7 @@ import pytest
 import respx
 
 from leadenrich import (
+    APIConnectionError,
     APITimeoutError,
     AuthenticationError,
     BulkOutcome,
@@ -511,6 +512,32 @@ def test_a_lead_not_found_by_its_second_look_is_reported_maybe_charged(tmp_path:
     assert isinstance(lost.error, APITimeoutError)
     assert plan.next() is None
     assert plan.idle() is None
+
+
+def test_a_lost_job_is_looked_up_again_while_a_job_sent_with_it_is_running(tmp_path: Path) -> None:
+    # Two jobs leave together. The first one's answer is lost; the second one's 202 comes
+    # 15 s later (a loaded machine). When the lost one is looked up, a settle window after
+    # the loss, the other has been running as long as it has had (both count from when
+    # their requests left), so it may still be queued too: it is looked up once more.
+    # (Counted from its late 202, the other looked 15 % younger, and the lost job was
+    # reported maybe charged.)
+    clock = ManualClock()
+    plan = Plan(read_items(ROWS[:2]), Checkpoint(tmp_path / "run.jsonl").load(), None, None, clock, jobs=True)
+    lost, other = plan.next(), plan.next()
+    assert isinstance(lost, Send)
+    assert isinstance(other, Send)
+    plan.sending(lost.item)
+    plan.sending(other.item)
+    clock.advance(0.5)
+    request = httpx.Request("POST", "https://api.example/api/v1/leads/enrich")
+    assert plan.failed(lost.item, APIConnectionError("dropped", request=request, request_sent=True)) == []
+    clock.advance(15.0)
+    plan.job_created(other.item, "job_other")
+    clock.advance(plan.idle() or 0.0)
+    look = plan.next()
+    assert isinstance(look, Lookup)
+    assert plan.looked_up(look, look.scan(plan.claimed), None) == [], "reported without another look"
+    assert plan.idle() == 100.0
 
 
 def test_rate_limit_error_is_not_a_lead_failure() -> None:

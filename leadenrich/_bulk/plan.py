@@ -191,8 +191,10 @@ class Plan:
         self._copies: dict[int, list[Item]] = {}
         self._jobs: dict[str, str] = {}
         self._job_times: dict[str, tuple[float, float | None]] = {}
-        """This run's jobs: when each was created and, once seen, when it ended."""
+        """This run's jobs: when each one's creation request left and, once seen, when it ended."""
         self._sent: dict[str, datetime] = {}
+        self._left: dict[str, float] = {}
+        """When (on the client's clock) each lead's request left."""
         self._rounds: dict[str, int] = {}
         self.claimed: list[str] = []
         """Ids of the records this run has given a lead: none is given to a second lead."""
@@ -344,6 +346,7 @@ class Plan:
                 self._reserved -= 1
             else:
                 self._sent[item.key] = datetime.now(timezone.utc)
+                self._left[item.key] = self._clock.now()
         if stopped is not None:
             return self._with_copies([BulkOutcome(item.index, item.given, "skipped", error=stopped)]), None
         if self._checkpoint is None:
@@ -362,7 +365,10 @@ class Plan:
         polling (the job id on disk), or None."""
         with self._lock:
             self._jobs[item.key] = job_id
-            self._job_times[item.key] = (self._clock.now(), None)
+            # Counted from when its request left, as the lost ones it is compared with are
+            # at the latest: a loaded machine that answers the one late does not make the
+            # other look younger than it is.
+            self._job_times[item.key] = (self._left.get(item.key, self._clock.now()), None)
         return self._checkpoint.job(item.key, job_id) if self._checkpoint is not None else None
 
     # Answers.
@@ -570,8 +576,8 @@ class Plan:
         return reached if answered else reached + self._service.settle
 
     def _job_span(self) -> float:
-        """The longest any of this run's jobs has taken from creation to its end, counting
-        those not seen to end yet by their age (the lock held)."""
+        """The longest any of this run's jobs has taken from its request leaving to its end,
+        counting those not seen to end yet by their age (the lock held)."""
         now = self._clock.now()
         return max(
             ((end if end is not None else now) - start for start, end in self._job_times.values()),
