@@ -245,10 +245,12 @@ async def test_a_cancelled_run_resumed_at_once_charges_no_lead_twice(tmp_path: P
             with pytest.raises(asyncio.CancelledError):
                 await first
             assert server.state.in_flight == 0, "the leads in flight were let finish"
-            assert len(server.state.leads()) == 10
+            # At least those five and five: more on a machine slow to deliver the cancel.
+            done = len(server.state.leads())
+            assert done >= 10
             result = await client.leads.enrich_many(leads, checkpoint=checkpoint, progress=False)
         assert result.succeeded == 20
-        assert result.resumed == 10
+        assert result.resumed == done
         assert server.state.charged("enrichment") == 20 == len(server.state.leads())
 
 
