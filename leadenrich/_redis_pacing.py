@@ -15,6 +15,7 @@ import logging
 import os
 import threading
 import time
+from abc import ABC, abstractmethod
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Generic, Literal, TypeVar
@@ -366,7 +367,7 @@ class _Leases:
 _Semaphore = TypeVar("_Semaphore", threading.BoundedSemaphore, "asyncio.Semaphore")
 
 
-class _Slots(Generic[_Semaphore]):
+class _Slots(ABC, Generic[_Semaphore]):
     """What both kinds of slots do alike: release one."""
 
     _pacing: SharedPacing
@@ -378,8 +379,9 @@ class _Slots(Generic[_Semaphore]):
         if token is not None:
             self._give_back(token)
 
+    @abstractmethod
     def _give_back(self, token: str) -> None:
-        raise NotImplementedError
+        """Give the Redis lease `token` back, as the client's kind of I/O does it."""
 
 
 class SharedSlots(_Slots[threading.BoundedSemaphore]):
