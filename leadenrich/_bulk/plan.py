@@ -192,9 +192,9 @@ class Plan:
         self._jobs: dict[str, str] = {}
         self._job_times: dict[str, tuple[float, float | None]] = {}
         """This run's jobs: when each one's creation request left and, once seen, when it ended."""
-        self._sent: dict[str, datetime] = {}
-        self._left: dict[str, float] = {}
-        """When (on the client's clock) each lead's request left."""
+        self._sent: dict[str, tuple[datetime, float]] = {}
+        """When each lead's request left: on the wall clock (what stored records carry) and
+        on the client's service clock (what durations are measured on)."""
         self._rounds: dict[str, int] = {}
         self.claimed: list[str] = []
         """Ids of the records this run has given a lead: none is given to a second lead."""
@@ -345,8 +345,7 @@ class Plan:
             if stopped is not None:
                 self._reserved -= 1
             else:
-                self._sent[item.key] = datetime.now(timezone.utc)
-                self._left[item.key] = self._clock.now()
+                self._sent[item.key] = (datetime.now(timezone.utc), self._clock.now())
         if stopped is not None:
             return self._with_copies([BulkOutcome(item.index, item.given, "skipped", error=stopped)]), None
         if self._checkpoint is None:
@@ -368,7 +367,8 @@ class Plan:
             # Counted from when its request left, as the lost ones it is compared with are
             # at the latest: a loaded machine that answers the one late does not make the
             # other look younger than it is.
-            self._job_times[item.key] = (self._left.get(item.key, self._clock.now()), None)
+            left = self._sent[item.key][1] if item.key in self._sent else self._clock.now()
+            self._job_times[item.key] = (left, None)
         return self._checkpoint.job(item.key, job_id) if self._checkpoint is not None else None
 
     # Answers.
@@ -394,7 +394,7 @@ class Plan:
                 due = self._done_by(reached, answered=not isinstance(error, APIConnectionError))
                 self._maybe += 1
                 self._parked.append(
-                    Parked(item, self._sent[item.key], max(now, due), reached, error, unanswered=waited)
+                    Parked(item, self._sent[item.key][0], max(now, due), reached, error, unanswered=waited)
                 )
                 logger.info(
                     "lead %d: its answer was lost (%s); looking it up in %.0f s, once the service "
