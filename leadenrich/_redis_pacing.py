@@ -411,7 +411,9 @@ class SharedSlots(_Slots[threading.BoundedSemaphore]):
                 wait = pacing.poll_interval()
                 time.sleep(wait if left is None else min(wait, left))
         except BaseException:
-            # Redis failed with on_failure="raise", or an interrupt: keep no slot.
+            # Redis failed with on_failure="raise", or an interrupt (the lease may have
+            # been granted as it came): keep no slot.
+            pacing.leases.drop_later(token)
             self._local.release()
             raise
 

@@ -25,6 +25,7 @@ from leadenrich import (
     SharedBudget,
 )
 from leadenrich._ratelimit import Pacer
+from leadenrich._redis_pacing import SharedPacing
 from leadenrich.testing import FakeServer
 from tests.redis_server import RedisServer
 from tests.shared_budget_workers import book_places, hold_enrichment_slots, paced_calls
@@ -118,6 +119,29 @@ def test_a_slot_released_by_an_async_client_is_free_at_once_elsewhere(redis_url:
     assert sync_side.slots.acquire(timeout=5)
     sync_side.slots.release()
     sync_side.close()
+
+
+def test_an_interrupt_as_redis_grants_a_slot_gives_its_lease_back(
+    redis_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Ctrl-C landing as the lease was granted: the slot is not kept, and neither is the
+    # lease, which would otherwise hold the slot from every process for its 60 s.
+    limits = RateLimits(concurrent_enrichments=1, shared=SharedBudget(redis_url, lease=60))
+    interrupted, other = Pacer(limits, REAL, "interrupted"), Pacer(limits, REAL, "interrupted")
+    granting = SharedPacing.try_acquire
+
+    def granted_then_interrupted(self: SharedPacing, token: str) -> bool | None:
+        assert granting(self, token)
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(SharedPacing, "try_acquire", granted_then_interrupted)
+    with pytest.raises(KeyboardInterrupt):
+        interrupted.slots.acquire(timeout=5)
+    monkeypatch.undo()
+    assert other.slots.acquire(timeout=10)
+    other.slots.release()
+    for pacer in (interrupted, other):
+        pacer.close()
 
 
 def test_with_options_copies_book_in_the_same_redis_window(
