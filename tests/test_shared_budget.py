@@ -8,6 +8,8 @@ import logging
 import multiprocessing
 import subprocess
 import sys
+import time
+from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
@@ -226,11 +228,13 @@ def test_without_the_shared_budget_the_same_processes_meet_429s() -> None:
 
 @pytest.mark.parametrize("cls", [LeadEnrich, AsyncLeadEnrich])
 def test_a_killed_worker_frees_its_enrichment_slots_within_its_lease(redis_url: str, cls: Any) -> None:
-    # A renewal every third of a lease: a renewal 2/3 s late runs a lease out. At 0.5 s, a
-    # third of a second did, on a busy machine. Redis runs all along, so it is given 5 s to
-    # answer: an answer later than the default 0.5 s sends the client to local pacing,
-    # which has free slots.
-    lease = 1.0
+    # A live worker renews its leases every third of one; a dead one's run out within a
+    # lease. Both are read from the leases in Redis, on Redis's clock. The refusal is asked
+    # for while the holder's leases are seen to be good for longer than the asking takes,
+    # so a holder that this busy machine leaves without the CPU for a moment cannot run
+    # one out in the middle (it did once with a wait of 1.5 leases of 1 s). Redis is given
+    # 5 s to answer: a later answer sends a client to local pacing, which has free slots.
+    lease = 3.0
     # Jobs run 20 s (4000 s scaled): the holder keeps its 5 slots until it is killed. The
     # platform here runs more than 5 at once, so what waits is the client, not the server.
     with FakeServer(enrichment_seconds=(4000.0, 4000.0), max_concurrent_enrichments=10) as server:
@@ -243,21 +247,49 @@ def test_a_killed_worker_frees_its_enrichment_slots_within_its_lease(redis_url: 
         holder.start()
         try:
             assert server.state.wait_until(lambda: len(server.state.jobs()) == 5, 60)
-            # Longer than a lease: the live holder renews its leases, so nothing is sent.
+            taken = _slot_leases(redis_url, server.api_key)
+            assert len(taken) == 5
+            assert _eventually(lambda: _renewed(taken, _slot_leases(redis_url, server.api_key)), 5 * lease), (
+                "the live holder did not renew its leases"
+            )
             busy_message = "all 5 enrichment slots of every client sharing this key's budget stayed busy"
             with pytest.raises(PollTimeoutError, match=f"{busy_message}.*nothing was sent") as busy:
-                _enrich_and_wait(cls, server, limits, timeout=1.5 * lease)
+                _enrich_and_wait(cls, server, limits, timeout=lease / 3)
             assert busy.value.last is None
             assert len(server.state.jobs()) == 5
         finally:
             holder.kill()
             holder.join(10)
-        # The holder's leases run out within a lease: a slot is had, a job created and polled
-        # (it runs past the timeout).
+        # Nothing renews the holder's leases now: within a lease a slot is had, a job
+        # created and polled (it runs past the timeout).
         with pytest.raises(PollTimeoutError) as waited:
-            _enrich_and_wait(cls, server, limits, timeout=2.5 * lease)
+            _enrich_and_wait(cls, server, limits, timeout=1.5 * lease)
         assert waited.value.last is not None
         assert len(server.state.jobs()) == 6
+
+
+def _slot_leases(redis_url: str, api_key: str) -> dict[str, float]:
+    """The enrichment slot leases taken in Redis: token -> when it runs out (Redis's clock)."""
+    import redis
+
+    digest = hashlib.sha256(api_key.encode()).hexdigest()[:32]
+    with redis.Redis.from_url(redis_url, decode_responses=True) as client:
+        leases = client.zrange(f"leadenrich:{digest}:slots", 0, -1, withscores=True)
+    return {str(token): float(ends) for token, ends in leases}
+
+
+def _renewed(before: dict[str, float], now: dict[str, float]) -> bool:
+    return all(now.get(token, ends) > ends for token, ends in before.items())
+
+
+def _eventually(predicate: Callable[[], bool], timeout: float) -> bool:
+    """Whether `predicate()` became true within `timeout` real seconds."""
+    deadline = time.monotonic() + timeout
+    while not predicate():
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.02)  # the poll interval: Redis does not tell of a renewal
+    return True
 
 
 def _enrich_and_wait(cls: Any, server: FakeServer, limits: RateLimits, timeout: float) -> None:
