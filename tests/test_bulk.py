@@ -277,13 +277,31 @@ async def test_a_rerun_counts_its_wait_from_the_lost_answer_not_the_start(
     assert result.outcomes[0].resumed
 
 
-async def test_an_old_start_is_looked_up_at_once(
+async def test_an_old_start_without_an_answer_is_looked_up_a_settle_window_after_the_rerun_begins(
     client: Any, service: FakeEnrich, tmp_path: Path, sleeps: list[float], clock: ManualClock
 ) -> None:
+    # "started" is written before the request waits for a slot, the pacer and 429s: it may
+    # have left at any time until the killed run ended, so an old start proves nothing.
+    # Looked up at once, a request still being enriched was not found and sent again.
     path = tmp_path / "run.jsonl"
     await call(client.leads.enrich_many(ROWS[:1], checkpoint=path, progress=False))
     started = next(json.loads(line) for line in path.read_text().splitlines() if '"started"' in line)
     path.write_text(json.dumps({**started, "at": "2000-01-01T00:00:00+00:00"}) + "\n")
+    result = await call(client.leads.enrich_many(ROWS[:1], checkpoint=path, progress=False))
+    assert result.outcomes[0].resumed
+    assert sleeps == [100.0]
+
+
+async def test_an_old_lost_answer_is_looked_up_at_once(
+    client: Any, service: FakeEnrich, tmp_path: Path, sleeps: list[float], clock: ManualClock
+) -> None:
+    # The loss was seen after the request left: long ago, so the service is done with it.
+    path = tmp_path / "run.jsonl"
+    await call(client.leads.enrich_many(ROWS[:1], checkpoint=path, progress=False))
+    started = next(json.loads(line) for line in path.read_text().splitlines() if '"started"' in line)
+    old = "2000-01-01T00:00:00+00:00"
+    lost = {"event": "lost", "key": started["key"], "unanswered": 0.0, "at": old}
+    path.write_text(json.dumps({**started, "at": old}) + "\n" + json.dumps(lost) + "\n")
     result = await call(client.leads.enrich_many(ROWS[:1], checkpoint=path, progress=False))
     assert result.outcomes[0].resumed
     assert sleeps == []

@@ -65,7 +65,9 @@ def entries(path: Path) -> list[dict[str, Any]]:
     return [json.loads(line) for line in text[: text.rfind("\n") + 1].splitlines()]
 
 
-def run_and_kill(server: FakeServer, path: Path, strategy: str, point: Point) -> None:
+def run_and_kill(
+    server: FakeServer, path: Path, strategy: str, point: Point, *, concurrency: int | None = None
+) -> None:
     """Start a bulk run in a worker process and SIGKILL it at `point`."""
     env = {
         **os.environ,
@@ -74,7 +76,8 @@ def run_and_kill(server: FakeServer, path: Path, strategy: str, point: Point) ->
         "LEADENRICH_TIME_SCALE": str(SCALE),
     }
     env.pop("LEADENRICH_LOG", None)
-    worker = subprocess.Popen([sys.executable, str(WORKER), str(path), strategy, str(LEADS)], env=env)
+    arguments = [str(path), strategy, str(LEADS), *([str(concurrency)] if concurrency else [])]
+    worker = subprocess.Popen([sys.executable, str(WORKER), *arguments], env=env)
     try:
         reached = server.state.wait_until(
             lambda: worker.poll() is not None or point(Counter(e["event"] for e in entries(path))),
@@ -158,3 +161,25 @@ async def test_a_killed_run_is_finished_from_what_its_checkpoint_recorded(
         }
         unfinished = {job_id for row, job_id in ids.items() if row not in done}
         assert unfinished <= polled, "a recorded job still running was not polled"
+
+
+@pytest.mark.parametrize("kind", ["sync", "async"])
+async def test_leads_that_waited_for_a_slot_after_they_started_are_not_charged_twice(
+    make_server: MakeServer, tmp_path: Path, kind: str
+) -> None:
+    # 15 leads on 5 slots: a lead's "started" line is written when its turn comes, and its
+    # request leaves when a slot frees, up to two 40 s enrichments later. Killed as the
+    # third wave is running, the rerun must not take the first line's time for when they
+    # reached the service: looked up 100 s after it, they were still being enriched, were
+    # not found, and were sent and charged again.
+    server = make_server(time_scale=SCALE, enrichment_seconds=(40.0, 40.0))
+    path = tmp_path / "run.jsonl"
+    third_wave = 2 * server.rate_limits.concurrent_enrichments
+
+    def third_wave_running(seen: Counter[str]) -> bool:
+        return seen["finished"] >= third_wave and server.state.in_flight > 0
+
+    run_and_kill(server, path, "sync", third_wave_running, concurrency=LEADS)
+    result, key = await rerun(kind, server, path, "sync")
+    assert_each_lead_charged_once(server, result, key)
+    assert sum(o.resumed for o in result) >= third_wave + 1, "the third wave was sent again"

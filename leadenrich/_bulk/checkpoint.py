@@ -1,7 +1,8 @@
 """The JSONL checkpoint of a bulk run: every fact about a lead, written as it is learnt.
 
-One line per event: a lead `started` (before its request leaves), its `job` id (on a
-202, before the first poll), its answer `lost` (when it may still have been charged),
+One line per event: a lead `started` (before its request waits for a slot and leaves;
+whether as a job), its `job` id (on a 202, before the first poll), its answer `lost` (when
+it may still have been charged, with how long its request went unanswered),
 and `finished` (with its record when there is one). A rerun reads them back: a lead
 with a record is done, a lead with a job id is polled rather than sent again, and a
 lead that started without an answer is looked up among the stored leads first.
@@ -53,6 +54,12 @@ class Resume:
     lost: dict[str, datetime] = field(default_factory=dict[str, datetime])
     """When an uncertain lead's lost answer was written down. Its request may have gone out
     well after "started" (a slot, pacing and 429s come first), never after that."""
+    unanswered: dict[str, float] = field(default_factory=dict[str, float])
+    """Real seconds an uncertain lead's request went unanswered before the client gave up
+    on it (a read timeout): the service may have taken it in that much after the loss."""
+    as_job: dict[str, bool] = field(default_factory=dict[str, bool])
+    """Whether an uncertain lead was sent as a job, which may wait in the service's queue
+    for as long as the queue takes (True where the line does not say: 1.0 did not)."""
 
 
 def _key(raw: object) -> str:
@@ -108,10 +115,12 @@ class Checkpoint:
             return
         if event == "started":
             resume.uncertain[key] = datetime.fromisoformat(entry["at"])
+            resume.as_job[key] = entry.get("as_job") is not False
         elif event == "job":
             resume.jobs[key] = str(entry["job_id"])
         elif event == "lost":
             resume.lost[key] = datetime.fromisoformat(entry["at"])
+            resume.unanswered[key] = float(entry.get("unanswered", 0.0))
         elif event == "finished":
             self._apply_finished(key, entry, resume)
 
@@ -126,20 +135,22 @@ class Checkpoint:
             resume.lost[key] = datetime.fromisoformat(entry["at"])
             return
         # Done, or ended without a charge (refused, failed and refunded): nothing to chase.
-        for facts in (resume.uncertain, resume.lost, resume.jobs):
+        for facts in (resume.uncertain, resume.lost, resume.unanswered, resume.as_job, resume.jobs):
             facts.pop(key, None)
 
-    def started(self, key: str, index: int) -> Future[None]:
-        """The lead's request is about to leave; done once that is on disk."""
-        return self._write({"event": "started", "key": key, "index": index, "at": _now()})
+    def started(self, key: str, index: int, *, as_job: bool) -> Future[None]:
+        """The lead's request is about to leave (`as_job`: to create a job); done once that
+        is on disk."""
+        return self._write({"event": "started", "key": key, "index": index, "as_job": as_job, "at": _now()})
 
     def job(self, key: str, job_id: str) -> Future[None]:
         """The service created `job_id` for the lead; done once that is on disk."""
         return self._write({"event": "job", "key": key, "job_id": job_id, "at": _now()})
 
-    def lost(self, key: str) -> None:
-        """The lead's answer was lost: it may have been charged, its record not seen yet."""
-        self._write({"event": "lost", "key": key, "at": _now()})
+    def lost(self, key: str, unanswered: float) -> None:
+        """The lead's answer was lost: it may have been charged, its record not seen yet.
+        `unanswered`: real seconds its request went without an answer (0 unless it timed out)."""
+        self._write({"event": "lost", "key": key, "unanswered": unanswered, "at": _now()})
 
     def finished(
         self,

@@ -144,6 +144,8 @@ class Parked:
     unanswered: float = 0.0
     """Service seconds its request went unanswered before the client gave up on it (a read
     timeout), 0 for any other loss."""
+    as_job: bool = False
+    """Sent to create a job, which may wait in the service's queue before it runs."""
 
 
 @dataclass(frozen=True)
@@ -217,21 +219,30 @@ class Plan:
                 self._jobs[item.key] = resume.jobs[item.key]
                 self._polls.append(Poll(item, resume.jobs[item.key]))
             elif item.key in resume.uncertain:
-                since = resume.uncertain[item.key]
-                latest = max(since, resume.lost.get(item.key, since))
-                # The checkpoint's times are the wall clock's: real seconds ago, converted.
-                reached = now + (latest - wall).total_seconds() / self._clock.scale
-                due = max(now, reached + self._service.settle)
-                self._parked.append(Parked(item, since, due, reached, None))
+                parked = self._left_by_earlier_run(item, resume, wall, now)
+                self._parked.append(parked)
                 logger.info(
                     "lead %d: an earlier run sent it without hearing back; looking it up in %.0f s, "
                     "once the service must be done with it, while the other leads go on",
                     item.index,
-                    due - now,
+                    parked.due - now,
                 )
             else:
                 self._pending.append(item)
         self.ready = self._with_copies(self.ready)
+
+    def _left_by_earlier_run(self, item: Item, resume: Resume, wall: datetime, now: float) -> Parked:
+        """A lead an earlier run sent without hearing back, parked until the service must be
+        done with it."""
+        since, lost = resume.uncertain[item.key], resume.lost.get(item.key)
+        # "started" is written before the request waits for a slot, the pacer and 429s: it
+        # may have left at any time until that run ended, which was before now. A loss is
+        # seen after the request left (the checkpoint's wall-clock times are converted).
+        reached = now if lost is None else now + (max(since, lost) - wall).total_seconds() / self._clock.scale
+        as_job = resume.as_job[item.key]
+        due = max(now, self._done_by(reached, answered=False, as_job=as_job))
+        unanswered = resume.unanswered.get(item.key, 0.0) / self._clock.scale
+        return Parked(item, since, due, reached, None, unanswered=unanswered, as_job=as_job)
 
     @property
     def total(self) -> int:
@@ -287,8 +298,13 @@ class Plan:
                 return []
             reason = self._stop or self._budget_reason()
             pending, self._pending = list(self._pending), deque[Item]()
-            polls, self._polls = list(self._polls), deque[Poll]()
-            parked, self._parked = (self._parked, []) if self._stop is not None else ([], self._parked)
+            # A spent budget starts no new lead; the jobs already paid for are still polled
+            # and the lost answers still looked up. A stop ends those too.
+            polls: list[Poll] = []
+            parked: list[Parked] = []
+            if self._stop is not None:
+                polls, self._polls = list(self._polls), deque[Poll]()
+                parked, self._parked = self._parked, []
         outcomes = [BulkOutcome(item.index, item.given, "skipped", error=reason) for item in pending]
         for poll in polls:
             why = LeadEnrichError(f"{reason}; its job {poll.job_id} is polled by the next run")
@@ -350,7 +366,7 @@ class Plan:
             return self._with_copies([BulkOutcome(item.index, item.given, "skipped", error=stopped)]), None
         if self._checkpoint is None:
             return [], None
-        return [], self._checkpoint.started(item.key, item.index)
+        return [], self._checkpoint.started(item.key, item.index, as_job=self._as_jobs)
 
     def unsent(self, item: Item, error: LeadEnrichError) -> list[BulkOutcome]:
         """The checkpoint could not say the lead started: not sent, and nothing more is."""
@@ -384,6 +400,7 @@ class Plan:
         """What the failure of a sent lead leads to."""
         if isinstance(error, RateLimitError):
             return self._rate_limited(item, error)
+        parked: float | None = None  # once parked: service seconds it went unanswered
         with self._lock:
             self._reserved -= 1
             job_id = self._jobs.get(item.key)
@@ -391,10 +408,20 @@ class Plan:
                 now = self._clock.now()
                 waited = _waited(error, self._clock)
                 reached = now - waited
-                due = self._done_by(reached, answered=not isinstance(error, APIConnectionError))
+                due = self._done_by(
+                    reached, answered=not isinstance(error, APIConnectionError), as_job=self._as_jobs
+                )
                 self._maybe += 1
                 self._parked.append(
-                    Parked(item, self._sent[item.key][0], max(now, due), reached, error, unanswered=waited)
+                    Parked(
+                        item,
+                        self._sent[item.key][0],
+                        max(now, due),
+                        reached,
+                        error,
+                        unanswered=waited,
+                        as_job=self._as_jobs,
+                    )
                 )
                 logger.info(
                     "lead %d: its answer was lost (%s); looking it up in %.0f s, once the service "
@@ -403,12 +430,10 @@ class Plan:
                     type(error).__name__,
                     max(0.0, due - now),
                 )
-                parked = True
-            else:
-                parked = False
-        if parked:
+                parked = waited
+        if parked is not None:
             if self._checkpoint is not None:
-                self._checkpoint.lost(item.key)
+                self._checkpoint.lost(item.key, parked * self._clock.scale)
             return []
         if isinstance(error, _ACCOUNT_ERRORS):
             self.stop(LeadEnrichError(f"not started: the account was refused ({error})"))
@@ -516,15 +541,21 @@ class Plan:
                     f"be checked for it ({error}); run again to look once more"
                 )
                 outcomes += self._with_copies([self._maybe_charged(item, parked.error or why, None)])
-            elif fresh and (due := self._look_again(parked)) is not None:
+            elif (due := self._look_again(parked)) is not None:
                 with self._lock:
                     self._parked.append(replace(parked, due=due, looks=parked.looks + 1))
-            elif fresh:
-                assert parked.error is not None
-                outcomes += self._with_copies([self._maybe_charged(item, parked.error, None)])
+            elif fresh or not self._resend(parked):
+                # Within this run; or an earlier run's job that may still wait in the queue,
+                # so that not being stored yet proves nothing: not sent again.
+                why = LeadEnrichError(
+                    "not sent again: an earlier run sent it as a job without hearing back, it is "
+                    "not stored yet, and no job of this run showed the service's queue had moved "
+                    "past it; the next run looks for it again"
+                )
+                outcomes += self._with_copies([self._maybe_charged(item, parked.error or why, None)])
             else:
-                # An earlier run's lead, not stored once the service was done: never
-                # charged, so it is sent now.
+                # An earlier run's sync enrichment, not stored once the service was done:
+                # never charged, so it is sent now.
                 with self._lock:
                     self._pending.appendleft(item)
         with self._lock:
@@ -567,11 +598,11 @@ class Plan:
 
     # When the service must be done with a request.
 
-    def _done_by(self, reached: float, *, answered: bool) -> float:
+    def _done_by(self, reached: float, *, answered: bool, as_job: bool) -> float:
         """When the service must be done with a request that reached it by `reached` (the
         lock held): at once for a sync enrichment that was answered, a settle window later
         for one whose connection was lost, and for a job as long as this run's jobs take."""
-        if self._as_jobs:
+        if as_job:
             return reached + max(self._service.settle, self._job_span())
         return reached if answered else reached + self._service.settle
 
@@ -589,20 +620,50 @@ class Plan:
         service must be done with it.
 
         A lost job may still wait in the service's queue while one of this run's jobs has
-        taken nearly as long as the lost one has had. A request that went unanswered for
+        taken nearly as long as the lost one has had; an earlier run's, until a job this
+        run sent after it shows the queue moved past it. A request that went unanswered for
         its whole read timeout was looked up at once; a service too busy to take it in may
         have started it late, by up to as long, so it is looked up once more that long
         later (a settle window at least, the time the service may then take).
         """
         with self._lock:
             now = self._clock.now()
-            if self._as_jobs:
+            if parked.as_job and parked.error is None:
+                # An earlier run's: looked up again once a job of this run, sent after it,
+                # shows the queue moved past it; not at all when no such job will come.
+                if self._queue_moved_past(parked):
+                    return None
+                ends = [end for start, end in self._job_times.values() if start >= parked.reached]
+                if ended := [end for end in ends if end is not None]:
+                    return min(ended) + self._service.settle
+                to_come = self._as_jobs and bool(self._pending) and not self._over_budget()
+                return now + self._service.settle if ends or to_come else None
+            if parked.as_job:
                 if parked.looks >= _JOB_LOOKS or self._job_span() < _AS_LONG * (now - parked.reached):
                     return None
                 return now + self._service.settle
             if parked.looks > 1 or parked.unanswered == 0.0:
                 return None
             return now + max(self._service.settle, parked.unanswered)
+
+    def _resend(self, parked: Parked) -> bool:
+        """Whether an earlier run's lead, not found, is sent now: a sync enrichment always
+        (the service is done with it); a job only once the queue has moved past it."""
+        if not parked.as_job:
+            return True
+        with self._lock:
+            return self._queue_moved_past(parked)
+
+    def _queue_moved_past(self, parked: Parked) -> bool:
+        """Whether a job whose request left after `parked`'s reached the service ended at
+        least a settle window ago (the lock held): a job `parked`'s request made was
+        admitted first (oldest first) and, once running, ends within that window, so it
+        would be stored by now."""
+        now = self._clock.now()
+        return any(
+            start >= parked.reached and end is not None and now >= end + self._service.settle
+            for start, end in self._job_times.values()
+        )
 
 
 def _waited(error: LeadEnrichError, clock: ServiceClock) -> float:

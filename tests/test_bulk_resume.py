@@ -1,0 +1,152 @@
+"""What a rerun does with the leads an earlier run left without an answer, and with the
+jobs it recorded: decided from the checkpoint's lines, on a ManualClock."""
+
+from __future__ import annotations
+
+import json
+from datetime import datetime, timedelta, timezone
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from leadenrich import LeadOut
+from leadenrich._bulk.checkpoint import Checkpoint
+from leadenrich._bulk.inputs import Item, read_items
+from leadenrich._bulk.plan import Lookup, Plan, Poll, Send
+from leadenrich.testing import ManualClock
+from tests.helpers import lead_out
+
+ROWS = [{"company": f"Co{i}", "domain": f"co{i}.com"} for i in range(3)]
+SETTLE = 100.0
+
+
+def earlier_run(path: Path, *lines: dict[str, Any]) -> Checkpoint:
+    """A checkpoint holding `lines`, as an earlier run wrote them."""
+    path.write_text("".join(json.dumps(line) + "\n" for line in lines))
+    return Checkpoint(path)
+
+
+def at(seconds_ago: float = 0.0) -> str:
+    return (datetime.now(timezone.utc) - timedelta(seconds=seconds_ago)).isoformat()
+
+
+def started(item: Item, **fields: Any) -> dict[str, Any]:
+    return {"event": "started", "key": item.key, "index": item.index, "at": at(), **fields}
+
+
+def look_up(plan: Plan, clock: ManualClock, found: LeadOut | None = None) -> list[Any]:
+    """Wait for the next lookup and answer it (the lead stored, or not)."""
+    idle = plan.idle()
+    assert idle is not None, "no lookup is due"
+    clock.advance(idle)
+    look = plan.next()
+    assert isinstance(look, Lookup)
+    scan = look.scan(plan.claimed)
+    if found is not None:
+        scan.found[look.parked[0].item.key] = found
+    return plan.looked_up(look, scan, None)
+
+
+def test_an_earlier_runs_job_not_stored_is_not_sent_again_when_no_job_shows_the_queue_moved(
+    tmp_path: Path,
+) -> None:
+    # Its 202 was lost: the job may wait behind others in the queue for as long as the
+    # queue takes. Not stored a settle window later proves nothing; sent again, it was
+    # charged twice once the first job ran.
+    clock = ManualClock()
+    items = read_items(ROWS[:1])
+    lost = {"event": "lost", "key": items[0].key, "unanswered": 0.0, "at": at()}
+    resume = earlier_run(tmp_path / "run.jsonl", started(items[0], as_job=True), lost).load()
+    plan = Plan(items, resume, None, None, clock, jobs=True)
+    [outcome] = look_up(plan, clock)
+    assert (outcome.status, outcome.maybe_charged) == ("failed", True)
+    assert "not sent again" in str(outcome.error)
+    assert plan.next() is None
+    assert plan.idle() is None
+
+
+def test_an_earlier_runs_job_not_stored_is_sent_again_once_a_later_job_ended_a_settle_window_ago(
+    tmp_path: Path,
+) -> None:
+    # Co1 is this run's job, sent after Co0's request reached the service: the queue admits
+    # the oldest first, so once Co1 ended (and a job then runs a settle window at most), a
+    # job Co0's request made would be stored.
+    clock = ManualClock()
+    items = read_items(ROWS[:2])
+    resume = earlier_run(tmp_path / "run.jsonl", started(items[0], as_job=True)).load()
+    plan = Plan(items, resume, None, None, clock, jobs=True)
+    send = plan.next()
+    assert isinstance(send, Send)
+    assert send.item.index == 1
+    plan.sending(send.item)
+    plan.job_created(send.item, "job_1")
+    assert look_up(plan, clock) == [], "given up while Co1's job was running"
+    clock.advance(20.0)
+    plan.succeeded(send.item, LeadOut.model_validate(lead_out("ld_1")))
+    assert look_up(plan, clock) == []
+    assert plan.next() is None, "sent again before a settle window after Co1's end"
+    assert plan.idle() == 20.0
+    assert look_up(plan, clock) == []
+    resend = plan.next()
+    assert isinstance(resend, Send)
+    assert resend.item.index == 0
+
+
+@pytest.mark.parametrize(("fields", "sent_again"), [({"as_job": False}, True), ({}, False)])
+def test_an_earlier_runs_lead_without_a_job_flag_is_taken_for_a_job(
+    tmp_path: Path, fields: dict[str, Any], sent_again: bool
+) -> None:
+    # 1.0 wrote no flag, and its runs may have sent jobs: not found, such a lead is not
+    # sent again by a run that has no job of its own to show the queue moved past it. A
+    # sync enrichment not found once the service is done with it was never charged.
+    clock = ManualClock()
+    items = read_items(ROWS[:1])
+    resume = earlier_run(tmp_path / "run.jsonl", started(items[0], **fields)).load()
+    plan = Plan(items, resume, None, None, clock)
+    outcomes = look_up(plan, clock)
+    assert (outcomes == []) is sent_again
+    assert isinstance(plan.next(), Send) is sent_again
+
+
+def test_a_start_long_ago_is_looked_up_a_settle_window_after_the_rerun_began(tmp_path: Path) -> None:
+    # The line is written before the request waits for a slot, the pacer and 429s: the
+    # request may have left at any time until the earlier run ended, before now.
+    clock = ManualClock()
+    items = read_items(ROWS[:1])
+    line = {**started(items[0], as_job=False), "at": "2000-01-01T00:00:00+00:00"}
+    plan = Plan(items, earlier_run(tmp_path / "run.jsonl", line).load(), None, None, clock)
+    assert plan.next() is None
+    assert plan.idle() == SETTLE
+
+
+def test_a_recorded_read_timeout_earns_an_earlier_runs_lead_a_second_look(tmp_path: Path) -> None:
+    # The request went 150 s without an answer: a service too busy to take it in may have
+    # started it up to that late, as within a run.
+    clock = ManualClock()
+    items = read_items(ROWS[:1])
+    lost = {"event": "lost", "key": items[0].key, "unanswered": 150.0, "at": at()}
+    resume = earlier_run(tmp_path / "run.jsonl", started(items[0], as_job=False), lost).load()
+    plan = Plan(items, resume, None, None, clock)
+    assert look_up(plan, clock) == []
+    assert plan.next() is None
+    assert plan.idle() == pytest.approx(150.0)
+    [found] = look_up(plan, clock, LeadOut.model_validate(lead_out("ld_late")))
+    assert found.resumed
+    assert found.lead is not None
+    assert found.lead.id == "ld_late"
+
+
+def test_a_spent_budget_still_polls_every_recorded_job(tmp_path: Path) -> None:
+    # The jobs were paid for by the earlier run: a rerun after a 402 (max_credits="auto"
+    # on an empty account is 0) collects them all, not one per free worker.
+    clock = ManualClock()
+    items = read_items(ROWS)
+    jobs = [{"event": "job", "key": item.key, "job_id": f"job_{item.index}", "at": at()} for item in items]
+    resume = earlier_run(tmp_path / "run.jsonl", *[started(i, as_job=True) for i in items], *jobs).load()
+    plan = Plan(items, resume, 0, None, clock, jobs=True)
+    polls = [plan.next()]
+    assert plan.leftovers() == [], "recorded jobs were given up"
+    polls += [plan.next(), plan.next()]
+    assert all(isinstance(poll, Poll) for poll in polls)
+    assert sorted(poll.job_id for poll in polls if isinstance(poll, Poll)) == ["job_0", "job_1", "job_2"]
