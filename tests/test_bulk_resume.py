@@ -93,20 +93,88 @@ def test_an_earlier_runs_job_not_stored_is_sent_again_once_a_later_job_ended_a_s
     assert resend.item.index == 0
 
 
-@pytest.mark.parametrize(("fields", "sent_again"), [({"as_job": False}, True), ({}, False)])
-def test_an_earlier_runs_lead_without_a_job_flag_is_taken_for_a_job(
-    tmp_path: Path, fields: dict[str, Any], sent_again: bool
+@pytest.mark.parametrize(
+    ("fields", "rerun_as_jobs", "sent_again"),
+    [
+        ({"as_job": False}, True, True),
+        ({"as_job": True}, False, False),
+        ({}, False, True),
+        ({}, True, False),
+    ],
+)
+def test_an_earlier_runs_lead_not_found_is_sent_again_if_it_was_no_job(
+    tmp_path: Path, fields: dict[str, Any], rerun_as_jobs: bool, sent_again: bool
 ) -> None:
-    # 1.0 wrote no flag, and its runs may have sent jobs: not found, such a lead is not
-    # sent again by a run that has no job of its own to show the queue moved past it. A
-    # sync enrichment not found once the service is done with it was never charged.
+    # A sync enrichment not stored once the service is done with it was never charged; a
+    # job may still be queued, and this rerun has no job of its own to show otherwise. A
+    # 1.0 line does not say: it is taken to have been sent as this rerun sends.
     clock = ManualClock()
     items = read_items(ROWS[:1])
     resume = earlier_run(tmp_path / "run.jsonl", started(items[0], **fields)).load()
-    plan = Plan(items, resume, None, None, clock)
+    plan = Plan(items, resume, None, None, clock, jobs=rerun_as_jobs)
     outcomes = look_up(plan, clock)
     assert (outcomes == []) is sent_again
     assert isinstance(plan.next(), Send) is sent_again
+
+
+def test_a_deduped_job_does_not_show_the_queue_moved(tmp_path: Path) -> None:
+    # A job for a contact the account holds comes back at once without queueing: it says
+    # nothing of a job waiting in the queue.
+    clock = ManualClock()
+    items = read_items(ROWS[:2])
+    resume = earlier_run(tmp_path / "run.jsonl", started(items[0], as_job=True)).load()
+    plan = Plan(items, resume, None, None, clock, jobs=True)
+    send = plan.next()
+    assert isinstance(send, Send)
+    plan.sending(send.item)
+    plan.job_created(send.item, "job_1")
+    clock.advance(1.0)
+    plan.succeeded(send.item, LeadOut.model_validate(lead_out("ld_1", deduped=True)))
+    [outcome] = look_up(plan, clock)
+    assert (outcome.index, outcome.status, outcome.maybe_charged) == (0, "failed", True)
+    assert plan.next() is None
+
+
+def test_a_lookup_that_began_too_early_does_not_count_as_proof(tmp_path: Path) -> None:
+    # Co1's job ran and ended 5 s in; a job of Co0's would be stored 100 s later. The
+    # lookup began at 100 and ended at 106: a record stored at 105 may have been missed,
+    # so another lookup comes before Co0 is sent again.
+    clock = ManualClock()
+    items = read_items(ROWS[:2])
+    resume = earlier_run(tmp_path / "run.jsonl", started(items[0], as_job=True)).load()
+    plan = Plan(items, resume, None, None, clock, jobs=True)
+    send = plan.next()
+    assert isinstance(send, Send)
+    plan.sending(send.item)
+    plan.job_created(send.item, "job_1")
+    clock.advance(5.0)
+    plan.succeeded(send.item, LeadOut.model_validate(lead_out("ld_1")))
+    clock.advance(plan.idle() or 0.0)
+    look = plan.next()
+    assert isinstance(look, Lookup)
+    clock.advance(6.0)
+    assert plan.looked_up(look, look.scan(plan.claimed), None) == []
+    again = plan.next()
+    assert isinstance(again, Lookup), "sent again on a lookup begun before the proof"
+    assert plan.looked_up(again, again.scan(plan.claimed), None) == []
+    resend = plan.next()
+    assert isinstance(resend, Send)
+    assert resend.item.index == 0
+
+
+def test_a_lead_sent_again_after_a_loss_counts_from_the_rerun_not_the_loss(tmp_path: Path) -> None:
+    # Lost once, looked up, sent again and then abandoned: the old loss says nothing of
+    # when the new request reached the service.
+    clock = ManualClock()
+    items = read_items(ROWS[:1])
+    lines = [
+        {**started(items[0], as_job=False), "at": at(300)},
+        {"event": "lost", "key": items[0].key, "unanswered": 0.0, "at": at(290)},
+        {**started(items[0], as_job=False), "at": at(60)},
+    ]
+    plan = Plan(items, earlier_run(tmp_path / "run.jsonl", *lines).load(), None, None, clock)
+    assert plan.next() is None
+    assert plan.idle() == SETTLE
 
 
 def test_a_start_long_ago_is_looked_up_a_settle_window_after_the_rerun_began(tmp_path: Path) -> None:

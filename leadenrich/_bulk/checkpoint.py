@@ -57,9 +57,9 @@ class Resume:
     unanswered: dict[str, float] = field(default_factory=dict[str, float])
     """Real seconds an uncertain lead's request went unanswered before the client gave up
     on it (a read timeout): the service may have taken it in that much after the loss."""
-    as_job: dict[str, bool] = field(default_factory=dict[str, bool])
+    as_job: dict[str, bool | None] = field(default_factory=dict[str, "bool | None"])
     """Whether an uncertain lead was sent as a job, which may wait in the service's queue
-    for as long as the queue takes (True where the line does not say: 1.0 did not)."""
+    for as long as the queue takes (None where the line does not say: 1.0's did not)."""
 
 
 def _key(raw: object) -> str:
@@ -114,8 +114,11 @@ class Checkpoint:
         if key in resume.done:
             return
         if event == "started":
+            # Sent again: an earlier loss says nothing of when this request reached the service.
             resume.uncertain[key] = datetime.fromisoformat(entry["at"])
-            resume.as_job[key] = entry.get("as_job") is not False
+            resume.as_job[key] = entry.get("as_job")
+            resume.lost.pop(key, None)
+            resume.unanswered.pop(key, None)
         elif event == "job":
             resume.jobs[key] = str(entry["job_id"])
         elif event == "lost":

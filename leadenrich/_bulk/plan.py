@@ -153,6 +153,9 @@ class Lookup:
     """Look these parked leads up among the account's stored leads."""
 
     parked: tuple[Parked, ...]
+    began: float = 0.0
+    """When (on the client's service clock) the lookup began: a record stored later may
+    have been missed by it."""
 
     def scan(self, claimed: Sequence[str]) -> Scan:
         return Scan({p.item.key: p.since for p in self.parked}, claimed)
@@ -194,6 +197,9 @@ class Plan:
         self._jobs: dict[str, str] = {}
         self._job_times: dict[str, tuple[float, float | None]] = {}
         """This run's jobs: when each one's creation request left and, once seen, when it ended."""
+        self._ran: dict[str, tuple[float, float]] = {}
+        """This run's jobs seen to have run (a result not deduped, or a failed enrichment),
+        so to have gone through the service's queue: when each one's request left and ended."""
         self._sent: dict[str, tuple[datetime, float]] = {}
         """When each lead's request left: on the wall clock (what stored records carry) and
         on the client's service clock (what durations are measured on)."""
@@ -239,7 +245,9 @@ class Plan:
         # may have left at any time until that run ended, which was before now. A loss is
         # seen after the request left (the checkpoint's wall-clock times are converted).
         reached = now if lost is None else now + (max(since, lost) - wall).total_seconds() / self._clock.scale
+        # 1.0's lines do not say: taken to have been sent as this run sends.
         as_job = resume.as_job[item.key]
+        as_job = self._as_jobs if as_job is None else as_job
         due = max(now, self._done_by(reached, answered=False, as_job=as_job))
         unanswered = resume.unanswered.get(item.key, 0.0) / self._clock.scale
         return Parked(item, since, due, reached, None, unanswered=unanswered, as_job=as_job)
@@ -265,7 +273,7 @@ class Plan:
             due = tuple(p for p in self._parked if p.due <= now)
             if due:
                 self._parked = [p for p in self._parked if p.due > now]
-                return Lookup(due)
+                return Lookup(due, now)
             if self._polls:
                 return self._polls.popleft()
             if not self._pending or self._over_budget():
@@ -541,10 +549,10 @@ class Plan:
                     f"be checked for it ({error}); run again to look once more"
                 )
                 outcomes += self._with_copies([self._maybe_charged(item, parked.error or why, None)])
-            elif (due := self._look_again(parked)) is not None:
+            elif (due := self._look_again(parked, lookup.began)) is not None:
                 with self._lock:
                     self._parked.append(replace(parked, due=due, looks=parked.looks + 1))
-            elif fresh or not self._resend(parked):
+            elif fresh or not self._resend(parked, lookup.began):
                 # Within this run; or an earlier run's job that may still wait in the queue,
                 # so that not being stored yet proves nothing: not sent again.
                 why = LeadEnrichError(
@@ -576,6 +584,9 @@ class Plan:
         with self._lock:
             if (times := self._job_times.get(item.key)) is not None and times[1] is None:
                 self._job_times[item.key] = (times[0], self._clock.now())
+                lead, error = outcome.lead, outcome.error
+                if (lead is not None and not lead.deduped) or isinstance(error, JobFailedError):
+                    self._ran[item.key] = (times[0], self._clock.now())
         if self._checkpoint is not None:
             self._checkpoint.finished(
                 item.key, item.index, outcome.status, outcome.lead, outcome.error, maybe_charged
@@ -615,7 +626,7 @@ class Plan:
             default=0.0,
         )
 
-    def _look_again(self, parked: Parked) -> float | None:
+    def _look_again(self, parked: Parked, began: float) -> float | None:
         """When to look again for a lost lead that was not stored yet, or None once the
         service must be done with it.
 
@@ -631,13 +642,15 @@ class Plan:
             if parked.as_job and parked.error is None:
                 # An earlier run's: looked up again once a job of this run, sent after it,
                 # shows the queue moved past it; not at all when no such job will come.
-                if self._queue_moved_past(parked):
+                if self._queue_moved_past(parked, began):
                     return None
-                ends = [end for start, end in self._job_times.values() if start >= parked.reached]
-                if ended := [end for end in ends if end is not None]:
+                if ended := [end for start, end in self._ran.values() if start >= parked.reached]:
                     return min(ended) + self._service.settle
+                running = any(
+                    end is None and start >= parked.reached for start, end in self._job_times.values()
+                )
                 to_come = self._as_jobs and bool(self._pending) and not self._over_budget()
-                return now + self._service.settle if ends or to_come else None
+                return now + self._service.settle if running or to_come else None
             if parked.as_job:
                 if parked.looks >= _JOB_LOOKS or self._job_span() < _AS_LONG * (now - parked.reached):
                     return None
@@ -646,23 +659,23 @@ class Plan:
                 return None
             return now + max(self._service.settle, parked.unanswered)
 
-    def _resend(self, parked: Parked) -> bool:
-        """Whether an earlier run's lead, not found, is sent now: a sync enrichment always
-        (the service is done with it); a job only once the queue has moved past it."""
+    def _resend(self, parked: Parked, began: float) -> bool:
+        """Whether an earlier run's lead that a lookup begun at `began` did not find is sent
+        now: a sync enrichment always (the service is done with it); a job only once the
+        queue is seen to have moved past it."""
         if not parked.as_job:
             return True
         with self._lock:
-            return self._queue_moved_past(parked)
+            return self._queue_moved_past(parked, began)
 
-    def _queue_moved_past(self, parked: Parked) -> bool:
-        """Whether a job whose request left after `parked`'s reached the service ended at
-        least a settle window ago (the lock held): a job `parked`'s request made was
-        admitted first (oldest first) and, once running, ends within that window, so it
-        would be stored by now."""
-        now = self._clock.now()
+    def _queue_moved_past(self, parked: Parked, began: float) -> bool:
+        """Whether a job of this run that ran, whose request left after `parked`'s reached
+        the service, had ended a settle window before the lookup `began` (the lock held): a
+        job `parked`'s request made was admitted first (the oldest first) and, once
+        running, ends within that window, so the lookup would have found it stored."""
         return any(
-            start >= parked.reached and end is not None and now >= end + self._service.settle
-            for start, end in self._job_times.values()
+            start >= parked.reached and began >= end + self._service.settle
+            for start, end in self._ran.values()
         )
 
 
