@@ -48,6 +48,20 @@ def look_up(plan: Plan, clock: ManualClock, found: LeadOut | None = None) -> lis
     return plan.looked_up(look, scan, None)
 
 
+def rerun_sending_a_job(tmp_path: Path, clock: ManualClock) -> tuple[Plan, Item]:
+    """A rerun of Co0, which an earlier run sent as a job without hearing back, and Co1,
+    which the rerun sends now as a job (created, not ended yet)."""
+    items = read_items(ROWS[:2])
+    resume = earlier_run(tmp_path / "run.jsonl", started(items[0], as_job=True)).load()
+    plan = Plan(items, resume, None, None, clock, jobs=True)
+    send = plan.next()
+    assert isinstance(send, Send)
+    assert send.item.index == 1
+    plan.sending(send.item)
+    plan.job_created(send.item, "job_1")
+    return plan, send.item
+
+
 def test_an_earlier_runs_job_not_stored_is_not_sent_again_when_no_job_shows_the_queue_moved(
     tmp_path: Path,
 ) -> None:
@@ -73,17 +87,10 @@ def test_an_earlier_runs_job_not_stored_is_sent_again_once_a_later_job_ended_a_s
     # the oldest first, so once Co1 ended (and a job then runs a settle window at most), a
     # job Co0's request made would be stored.
     clock = ManualClock()
-    items = read_items(ROWS[:2])
-    resume = earlier_run(tmp_path / "run.jsonl", started(items[0], as_job=True)).load()
-    plan = Plan(items, resume, None, None, clock, jobs=True)
-    send = plan.next()
-    assert isinstance(send, Send)
-    assert send.item.index == 1
-    plan.sending(send.item)
-    plan.job_created(send.item, "job_1")
+    plan, co1 = rerun_sending_a_job(tmp_path, clock)
     assert look_up(plan, clock) == [], "given up while Co1's job was running"
     clock.advance(20.0)
-    plan.succeeded(send.item, LeadOut.model_validate(lead_out("ld_1")))
+    plan.succeeded(co1, LeadOut.model_validate(lead_out("ld_1")))
     assert look_up(plan, clock) == []
     assert plan.next() is None, "sent again before a settle window after Co1's end"
     assert plan.idle() == 20.0
@@ -121,15 +128,9 @@ def test_a_deduped_job_does_not_show_the_queue_moved(tmp_path: Path) -> None:
     # A job for a contact the account holds comes back at once without queueing: it says
     # nothing of a job waiting in the queue.
     clock = ManualClock()
-    items = read_items(ROWS[:2])
-    resume = earlier_run(tmp_path / "run.jsonl", started(items[0], as_job=True)).load()
-    plan = Plan(items, resume, None, None, clock, jobs=True)
-    send = plan.next()
-    assert isinstance(send, Send)
-    plan.sending(send.item)
-    plan.job_created(send.item, "job_1")
+    plan, co1 = rerun_sending_a_job(tmp_path, clock)
     clock.advance(1.0)
-    plan.succeeded(send.item, LeadOut.model_validate(lead_out("ld_1", deduped=True)))
+    plan.succeeded(co1, LeadOut.model_validate(lead_out("ld_1", deduped=True)))
     [outcome] = look_up(plan, clock)
     assert (outcome.index, outcome.status, outcome.maybe_charged) == (0, "failed", True)
     assert plan.next() is None
@@ -140,15 +141,9 @@ def test_a_lookup_that_began_too_early_does_not_count_as_proof(tmp_path: Path) -
     # lookup began at 100 and ended at 106: a record stored at 105 may have been missed,
     # so another lookup comes before Co0 is sent again.
     clock = ManualClock()
-    items = read_items(ROWS[:2])
-    resume = earlier_run(tmp_path / "run.jsonl", started(items[0], as_job=True)).load()
-    plan = Plan(items, resume, None, None, clock, jobs=True)
-    send = plan.next()
-    assert isinstance(send, Send)
-    plan.sending(send.item)
-    plan.job_created(send.item, "job_1")
+    plan, co1 = rerun_sending_a_job(tmp_path, clock)
     clock.advance(5.0)
-    plan.succeeded(send.item, LeadOut.model_validate(lead_out("ld_1")))
+    plan.succeeded(co1, LeadOut.model_validate(lead_out("ld_1")))
     clock.advance(plan.idle() or 0.0)
     look = plan.next()
     assert isinstance(look, Lookup)
