@@ -19,7 +19,7 @@ import json
 import os
 import threading
 from concurrent.futures import Future
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
@@ -30,7 +30,7 @@ from .._errors import LeadEnrichError
 if TYPE_CHECKING:
     from .._models import LeadIn, LeadOut
 
-__all__ = ["Checkpoint", "Resume", "fingerprint"]
+__all__ = ["Checkpoint", "Resume", "Unanswered", "fingerprint"]
 
 
 def fingerprint(lead: LeadIn) -> str:
@@ -41,6 +41,24 @@ def fingerprint(lead: LeadIn) -> str:
     return hashlib.sha256(canonical.encode()).hexdigest()[:20]
 
 
+@dataclass(frozen=True)
+class Unanswered:
+    """What the checkpoint says of a lead that was sent and whose answer was not seen."""
+
+    started: datetime
+    """When it last started: its request may have gone out well after (a slot, pacing and
+    429s come first)."""
+    as_job: bool | None
+    """Whether it was sent as a job, which may wait in the service's queue for as long as
+    the queue takes (None where the line does not say: 1.0's did not)."""
+    lost: datetime | None = None
+    """When its lost answer was written down since it started: its request had gone out by
+    then."""
+    unanswered: float = 0.0
+    """Real seconds its request went unanswered before the client gave up on it (a read
+    timeout): the service may have taken it in that much after the loss."""
+
+
 @dataclass
 class Resume:
     """What an earlier run left: leads done, jobs to poll, leads that may have been charged."""
@@ -49,17 +67,15 @@ class Resume:
     """Keys of leads enriched earlier, with their record."""
     jobs: dict[str, str] = field(default_factory=dict[str, str])
     """Keys of leads whose job was created but not seen to its end, with the job's id."""
-    uncertain: dict[str, datetime] = field(default_factory=dict[str, datetime])
-    """Keys of leads that started (at that time) but whose answer was lost."""
-    lost: dict[str, datetime] = field(default_factory=dict[str, datetime])
-    """When an uncertain lead's lost answer was written down. Its request may have gone out
-    well after "started" (a slot, pacing and 429s come first), never after that."""
-    unanswered: dict[str, float] = field(default_factory=dict[str, float])
-    """Real seconds an uncertain lead's request went unanswered before the client gave up
-    on it (a read timeout): the service may have taken it in that much after the loss."""
-    as_job: dict[str, bool | None] = field(default_factory=dict[str, "bool | None"])
-    """Whether an uncertain lead was sent as a job, which may wait in the service's queue
-    for as long as the queue takes (None where the line does not say: 1.0's did not)."""
+    uncertain: dict[str, Unanswered] = field(default_factory=dict[str, Unanswered])
+    """Keys of leads that started but whose answer was lost or never came."""
+
+
+def _lost(resume: Resume, key: str, entry: Any, unanswered: float) -> None:
+    """Note the loss `entry` tells of a lead that started (a line for one that did not is
+    from no run of this SDK, and says nothing to act on)."""
+    if (sent := resume.uncertain.get(key)) is not None:
+        resume.uncertain[key] = replace(sent, lost=datetime.fromisoformat(entry["at"]), unanswered=unanswered)
 
 
 def _key(raw: object) -> str:
@@ -115,15 +131,11 @@ class Checkpoint:
             return
         if event == "started":
             # Sent again: an earlier loss says nothing of when this request reached the service.
-            resume.uncertain[key] = datetime.fromisoformat(entry["at"])
-            resume.as_job[key] = entry.get("as_job")
-            resume.lost.pop(key, None)
-            resume.unanswered.pop(key, None)
+            resume.uncertain[key] = Unanswered(datetime.fromisoformat(entry["at"]), entry.get("as_job"))
         elif event == "job":
             resume.jobs[key] = str(entry["job_id"])
         elif event == "lost":
-            resume.lost[key] = datetime.fromisoformat(entry["at"])
-            resume.unanswered[key] = float(entry.get("unanswered", 0.0))
+            _lost(resume, key, entry, float(entry.get("unanswered", 0.0)))
         elif event == "finished":
             self._apply_finished(key, entry, resume)
 
@@ -135,11 +147,12 @@ class Checkpoint:
             except _lazy_models.ValidationError:
                 return
         elif entry.get("maybe_charged"):
-            resume.lost[key] = datetime.fromisoformat(entry["at"])
+            if key in resume.uncertain:
+                _lost(resume, key, entry, resume.uncertain[key].unanswered)
             return
         # Done, or ended without a charge (refused, failed and refunded): nothing to chase.
-        for facts in (resume.uncertain, resume.lost, resume.unanswered, resume.as_job, resume.jobs):
-            facts.pop(key, None)
+        resume.uncertain.pop(key, None)
+        resume.jobs.pop(key, None)
 
     def started(self, key: str, index: int, *, as_job: bool) -> Future[None]:
         """The lead's request is about to leave (`as_job`: to create a job); done once that

@@ -240,17 +240,18 @@ class Plan:
     def _left_by_earlier_run(self, item: Item, resume: Resume, wall: datetime, now: float) -> Parked:
         """A lead an earlier run sent without hearing back, parked until the service must be
         done with it."""
-        since, lost = resume.uncertain[item.key], resume.lost.get(item.key)
+        sent, scale = resume.uncertain[item.key], self._clock.scale
         # "started" is written before the request waits for a slot, the pacer and 429s: it
         # may have left at any time until that run ended, which was before now. A loss is
         # seen after the request left (the checkpoint's wall-clock times are converted).
-        reached = now if lost is None else now + (max(since, lost) - wall).total_seconds() / self._clock.scale
+        reached = (
+            now if sent.lost is None else now + (max(sent.started, sent.lost) - wall).total_seconds() / scale
+        )
         # 1.0's lines do not say: taken to have been sent as this run sends.
-        as_job = resume.as_job[item.key]
-        as_job = self._as_jobs if as_job is None else as_job
+        as_job = self._as_jobs if sent.as_job is None else sent.as_job
         due = max(now, self._done_by(reached, answered=False, as_job=as_job))
-        unanswered = resume.unanswered.get(item.key, 0.0) / self._clock.scale
-        return Parked(item, since, due, reached, None, unanswered=unanswered, as_job=as_job)
+        unanswered = sent.unanswered / scale
+        return Parked(item, sent.started, due, reached, None, unanswered=unanswered, as_job=as_job)
 
     @property
     def total(self) -> int:
@@ -583,10 +584,11 @@ class Plan:
     def _record(self, item: Item, outcome: BulkOutcome, *, maybe_charged: bool) -> None:
         with self._lock:
             if (times := self._job_times.get(item.key)) is not None and times[1] is None:
-                self._job_times[item.key] = (times[0], self._clock.now())
+                end = self._clock.now()
+                self._job_times[item.key] = (times[0], end)
                 lead, error = outcome.lead, outcome.error
                 if (lead is not None and not lead.deduped) or isinstance(error, JobFailedError):
-                    self._ran[item.key] = (times[0], self._clock.now())
+                    self._ran[item.key] = (times[0], end)
         if self._checkpoint is not None:
             self._checkpoint.finished(
                 item.key, item.index, outcome.status, outcome.lead, outcome.error, maybe_charged
