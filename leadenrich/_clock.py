@@ -11,10 +11,11 @@ hands out clients whose clock runs at the same scale, so tests run as fast as th
 from __future__ import annotations
 
 import time
+from datetime import datetime, timedelta, timezone
 
 from ._validate import seconds
 
-__all__ = ["Deadline", "ManualClock", "ServiceClock"]
+__all__ = ["Deadline", "ManualClock", "ServiceClock", "wall_time"]
 
 
 class ServiceClock:
@@ -70,6 +71,12 @@ class ServiceClock:
         """
         if service_seconds > 0:
             await self._real_asleep(self.real_seconds(service_seconds))
+
+    def _wall(self) -> datetime:
+        """This machine's date and time (UTC), for the times a checkpoint records: only
+        ever compared with other readings of this machine's clock, never with the
+        service's stamps (the two clocks need not agree)."""
+        return datetime.now(timezone.utc)
 
     # The three ways to reach real time: a clock for tests overrides these.
     def _real_now(self) -> float:
@@ -139,6 +146,19 @@ class ManualClock(ServiceClock):
 
     def _real_now(self) -> float:
         return self._now
+
+    def _wall(self) -> datetime:
+        # Moves with the clock, from a fixed date: a test's checkpoint reads the same every run.
+        return _MANUAL_EPOCH + timedelta(seconds=self._now * self.scale)
+
+
+_MANUAL_EPOCH = datetime(2026, 1, 1, tzinfo=timezone.utc)
+
+
+def wall_time(clock: ServiceClock) -> datetime:
+    """`clock`'s reading of this machine's date and time (see `ServiceClock._wall`): kept
+    off the public surface, where it would read as the service's date."""
+    return clock._wall()  # pyright: ignore[reportPrivateUsage]
 
 
 class Deadline:

@@ -7,9 +7,8 @@ and `finished` (with its record when there is one). A rerun reads them back: a l
 with a record is done, a lead with a job id is polled rather than sent again, and a
 lead that started without an answer is looked up among the stored leads first.
 
-Lines are written by one thread that syncs each batch it writes with a single fsync,
-so a caller that must know a line is on disk (a start, a job id) waits for its batch
-while the others go on, and an event loop never waits for the disk.
+The lines go to a journal: the file (checkpoint_file.py), whose writer thread syncs each
+batch to disk, or memory where a test keeps them.
 """
 
 from __future__ import annotations
@@ -17,20 +16,20 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-import threading
 from concurrent.futures import Future
 from dataclasses import dataclass, field, replace
-from datetime import datetime, timezone
+from datetime import datetime
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TextIO
+from typing import TYPE_CHECKING, Any, Protocol
 
 from .. import _lazy_models
+from .._clock import ServiceClock, wall_time
 from .._errors import LeadEnrichError
 
 if TYPE_CHECKING:
     from .._models import LeadIn, LeadOut
 
-__all__ = ["Checkpoint", "Resume", "Unanswered", "fingerprint"]
+__all__ = ["Checkpoint", "Journal", "Resume", "Unanswered", "fingerprint"]
 
 
 def fingerprint(lead: LeadIn) -> str:
@@ -83,35 +82,51 @@ def _key(raw: object) -> str:
     return str(raw).split("#")[0]
 
 
-class Checkpoint:
-    """Appends one JSON line per event to `path`; a writer thread flushes and syncs them."""
+class Journal(Protocol):
+    """Where a checkpoint's lines are kept: a file (`CheckpointFile`), or memory in a test."""
 
-    def __init__(self, path: str | os.PathLike[str]) -> None:
-        self.path = Path(path)
-        self._cond = threading.Condition()
-        self._queue: list[tuple[str, Future[None]]] = []
-        self._writer: threading.Thread | None = None
-        self._closing = False
-        self._file: TextIO | None = None
-        self.failure: LeadEnrichError | None = None
-        """Why the file could not be written, once it could not: nothing more is written."""
-        self.syncs = 0
-        """How many times the file was synced to disk (each sync covers a batch of lines)."""
+    name: str
+    """What messages call it: the file's path."""
+    failure: LeadEnrichError | None
+    """Why lines could not be kept, once they could not: nothing more is kept."""
+
+    def read(self) -> bytes:
+        """Every complete line kept so far."""
+        ...
+
+    def append(self, line: str) -> Future[None]:
+        """Keep `line` (one JSON entry and its newline); done once it is safely kept."""
+        ...
+
+    def close(self) -> None:
+        """Keep what was appended, then let go (blocking)."""
+        ...
+
+
+class Checkpoint:
+    """Every fact of a bulk run, one JSON line per event, appended to its journal (a file
+    that a writer thread flushes and syncs, unless given another journal)."""
+
+    def __init__(self, path: str | os.PathLike[str] | None = None, *, journal: Journal | None = None) -> None:
+        if journal is None:
+            if path is None:
+                raise TypeError("Checkpoint needs a path or a journal")
+            from .checkpoint_file import CheckpointFile
+
+            journal = CheckpointFile(Path(path))
+        self.journal = journal
+        self.clock = ServiceClock()
+        """The clock whose dates the lines carry: the run's, once a run takes the checkpoint."""
+
+    @property
+    def failure(self) -> LeadEnrichError | None:
+        """Why the checkpoint could not be written, once it could not: nothing more is."""
+        return self.journal.failure
 
     def load(self) -> Resume:
         """Read what an earlier run wrote; a torn last line (killed mid-write) is dropped."""
         resume = Resume()
-        try:
-            if not self.path.exists():
-                return resume
-            raw = self.path.read_bytes()
-            complete = raw[: raw.rfind(b"\n") + 1]
-            if len(complete) != len(raw):
-                # Cut the torn tail so the next append starts on a line of its own.
-                with self.path.open("r+b") as handle:
-                    handle.truncate(len(complete))
-        except OSError as exc:
-            raise LeadEnrichError(f"checkpoint {self.path} cannot be read: {exc}") from None
+        complete = self.journal.read()
         for number, line in enumerate(complete.decode("utf-8", errors="replace").splitlines(), 1):
             if line.strip():
                 self._apply(line, number, resume)
@@ -124,7 +139,7 @@ class Checkpoint:
             event = entry["event"]
         except (ValueError, KeyError, TypeError):
             raise LeadEnrichError(
-                f"checkpoint {self.path} line {number} is not a checkpoint entry; "
+                f"checkpoint {self.journal.name} line {number} is not a checkpoint entry; "
                 "pass another path or remove the file"
             ) from None
         if key in resume.done:
@@ -157,16 +172,18 @@ class Checkpoint:
     def started(self, key: str, index: int, *, as_job: bool) -> Future[None]:
         """The lead's request is about to leave (`as_job`: to create a job); done once that
         is on disk."""
-        return self._write({"event": "started", "key": key, "index": index, "as_job": as_job, "at": _now()})
+        return self._write(
+            {"event": "started", "key": key, "index": index, "as_job": as_job, "at": self._now()}
+        )
 
     def job(self, key: str, job_id: str) -> Future[None]:
         """The service created `job_id` for the lead; done once that is on disk."""
-        return self._write({"event": "job", "key": key, "job_id": job_id, "at": _now()})
+        return self._write({"event": "job", "key": key, "job_id": job_id, "at": self._now()})
 
     def lost(self, key: str, unanswered: float) -> None:
         """The lead's answer was lost: it may have been charged, its record not seen yet.
         `unanswered`: real seconds its request went without an answer (0 unless it timed out)."""
-        self._write({"event": "lost", "key": key, "unanswered": unanswered, "at": _now()})
+        self._write({"event": "lost", "key": key, "unanswered": unanswered, "at": self._now()})
 
     def finished(
         self,
@@ -182,7 +199,7 @@ class Checkpoint:
             "key": key,
             "index": index,
             "status": status,
-            "at": _now(),
+            "at": self._now(),
         }
         if lead is not None:
             entry["lead"] = lead.model_dump(mode="json")
@@ -191,71 +208,12 @@ class Checkpoint:
             entry["maybe_charged"] = maybe_charged
         self._write(entry)
 
+    def _now(self) -> str:
+        return wall_time(self.clock).isoformat()
+
     def _write(self, entry: dict[str, Any]) -> Future[None]:
-        written: Future[None] = Future()
-        line = json.dumps(entry, separators=(",", ":")) + "\n"
-        with self._cond:
-            if self.failure is not None:
-                written.set_exception(self.failure)
-                return written
-            self._queue.append((line, written))
-            if self._writer is None:
-                self._closing = False
-                self._writer = threading.Thread(target=self._drain, name="leadenrich-checkpoint", daemon=True)
-                self._writer.start()
-            self._cond.notify()
-        return written
-
-    def _drain(self) -> None:
-        while True:
-            with self._cond:
-                while not self._queue and not self._closing:
-                    self._cond.wait()
-                if not self._queue:
-                    return
-                batch, self._queue = self._queue, []
-            try:
-                self._flush(line for line, _ in batch)
-            except OSError as exc:
-                self._fail(batch, exc)
-                continue
-            for _, written in batch:
-                written.set_result(None)
-
-    def _flush(self, lines: Any) -> None:
-        if self._file is None:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-            self._file = self.path.open("a", encoding="utf-8")
-        self._file.writelines(lines)
-        self._file.flush()
-        os.fsync(self._file.fileno())
-        self.syncs += 1
-
-    def _fail(self, batch: list[tuple[str, Future[None]]], exc: OSError) -> None:
-        error = LeadEnrichError(f"checkpoint {self.path} cannot be written: {exc}")
-        with self._cond:
-            self.failure = error
-            batch, self._queue = batch + self._queue, []
-        for _, written in batch:
-            written.set_exception(error)
+        return self.journal.append(json.dumps(entry, separators=(",", ":")) + "\n")
 
     def close(self) -> None:
-        """Write what is queued, then stop the writer and close the file (blocking)."""
-        with self._cond:
-            writer, self._writer = self._writer, None
-            self._closing = True
-            self._cond.notify()
-        if writer is not None:
-            writer.join()
-        if self._file is not None:
-            try:
-                self._file.close()
-            except OSError as exc:
-                self.failure = self.failure or LeadEnrichError(
-                    f"checkpoint {self.path} cannot be written: {exc}"
-                )
-            self._file = None
-
-
-def _now() -> str:
-    return datetime.now(timezone.utc).isoformat()
+        """Write what is queued, then let go of the file (blocking)."""
+        self.journal.close()

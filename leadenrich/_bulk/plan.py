@@ -23,12 +23,12 @@ from collections import deque
 from collections.abc import Iterator, Sequence
 from concurrent.futures import Future
 from dataclasses import dataclass, replace
-from datetime import datetime, timezone
+from datetime import datetime
 from typing import TYPE_CHECKING, Literal, cast
 
 import httpx
 
-from .._clock import ServiceClock
+from .._clock import ServiceClock, wall_time
 from .._config import LONG_RUNNING_READ_TIMEOUT
 from .._errors import (
     APIConnectionError,
@@ -181,6 +181,8 @@ class Plan:
         """`jobs`: the leads are sent as jobs (the `async` strategy), which may wait in the
         service's queue before they run."""
         self._checkpoint = checkpoint
+        if checkpoint is not None:
+            checkpoint.clock = clock
         self._as_jobs = jobs
         self._max_credits = max_credits
         self._service = service
@@ -211,7 +213,7 @@ class Plan:
         self._read(items, resume)
 
     def _read(self, items: list[Item], resume: Resume) -> None:
-        wall, now = datetime.now(timezone.utc), self._clock.now()
+        wall, now = wall_time(self._clock), self._clock.now()
         for item in items:
             if item.invalid is not None:
                 self.ready.append(BulkOutcome(item.index, item.given, "failed", error=item.invalid))
@@ -370,7 +372,7 @@ class Plan:
             if stopped is not None:
                 self._reserved -= 1
             else:
-                self._sent[item.key] = (datetime.now(timezone.utc), self._clock.now())
+                self._sent[item.key] = (wall_time(self._clock), self._clock.now())
         if stopped is not None:
             return self._with_copies([BulkOutcome(item.index, item.given, "skipped", error=stopped)]), None
         if self._checkpoint is None:
