@@ -433,12 +433,16 @@ class Draft:
     wanted: set[str] = field(default_factory=set[str])
 
     @classmethod
-    def read(cls, leads: Any, checkpoint: str | os.PathLike[str] | None, max_stored: int | None) -> Draft:
+    def read(
+        cls, leads: Any, checkpoint: str | os.PathLike[str] | Checkpoint | None, max_stored: int | None
+    ) -> Draft:
         """Validate the input like `enrich_many` and read the checkpoint: nothing is sent."""
         if max_stored is not None:
             integer("max_stored", max_stored, 0)
         items = read_items(leads)
-        resume = Checkpoint(checkpoint).load() if checkpoint is not None else Resume()
+        if checkpoint is not None and not isinstance(checkpoint, Checkpoint):
+            checkpoint = Checkpoint(checkpoint)
+        resume = checkpoint.load() if checkpoint is not None else Resume()
         # Checkpoint keys are "fingerprint#n": the fingerprint alone names the lead.
         done = {key.split("#")[0] for key in resume.done}
         sent = {key.split("#")[0] for key in resume.uncertain}
