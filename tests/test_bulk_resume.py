@@ -4,21 +4,24 @@ jobs it recorded: decided from the checkpoint's lines, on a ManualClock."""
 from __future__ import annotations
 
 import json
-from datetime import datetime, timedelta, timezone
+from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from leadenrich import LeadOut
+from leadenrich import LeadOut, LeadPage
 from leadenrich._bulk.checkpoint import Checkpoint
 from leadenrich._bulk.inputs import Item, read_items
 from leadenrich._bulk.plan import Lookup, Plan, Poll, Send
+from leadenrich._clock import wall_time
 from leadenrich.testing import ManualClock
 from tests.helpers import lead_out
 
 ROWS = [{"company": f"Co{i}", "domain": f"co{i}.com"} for i in range(3)]
 SETTLE = 100.0
+INTAKE = 100.0
+"""How late the service may take in a request (settling.py): `SERVICE.intake`."""
 
 
 def earlier_run(path: Path, *lines: dict[str, Any]) -> Checkpoint:
@@ -28,31 +31,47 @@ def earlier_run(path: Path, *lines: dict[str, Any]) -> Checkpoint:
 
 
 def at(seconds_ago: float = 0.0) -> str:
-    return (datetime.now(timezone.utc) - timedelta(seconds=seconds_ago)).isoformat()
+    """A date of this machine's, as the checkpoint records them: on the run's clock (a
+    ManualClock's dates are its own)."""
+    return (CLOCK_DATE - timedelta(seconds=seconds_ago)).isoformat()
+
+
+# ManualClock() reads this date at its start: the dates the tests' lines carry are theirs.
+CLOCK_DATE = wall_time(ManualClock())
 
 
 def started(item: Item, **fields: Any) -> dict[str, Any]:
     return {"event": "started", "key": item.key, "index": item.index, "at": at(), **fields}
 
 
-def look_up(plan: Plan, clock: ManualClock, found: LeadOut | None = None) -> list[Any]:
-    """Wait for the next lookup and answer it (the lead stored, or not)."""
+def look_up(plan: Plan, clock: ManualClock, found: str | None = None) -> list[Any]:
+    """Wait for the next lookup and answer it: the lead stored as `found`, or not stored."""
     idle = plan.idle()
     assert idle is not None, "no lookup is due"
     clock.advance(idle)
     look = plan.next()
     assert isinstance(look, Lookup)
-    scan = look.scan(plan.claimed)
+    scan = plan.scan(look)
     if found is not None:
-        scan.found[look.parked[0].item.key] = found
+        scan.read(LeadPage(items=[stored(look.parked[0].item, found)]))
     return plan.looked_up(look, scan, None)
 
 
-def rerun_sending_a_job(tmp_path: Path, clock: ManualClock) -> tuple[Plan, Item]:
-    """A rerun of Co0, which an earlier run sent as a job without hearing back, and Co1,
-    which the rerun sends now as a job (created, not ended yet)."""
+def stored(item: Item, lead_id: str) -> LeadOut:
+    """The service's record of `item`'s lead (no date: taken as stored after it left)."""
+    assert item.lead is not None
+    return LeadOut.model_validate(lead_out(lead_id, input=item.lead.model_dump(exclude_none=True)))
+
+
+def rerun_sending_a_job(tmp_path: Path, clock: ManualClock, *, lost: bool = True) -> tuple[Plan, Item]:
+    """A rerun of Co0, which an earlier run sent as a job and lost the answer of (a
+    dropped connection: taken in by then, if ever) or, without `lost`, ended with it in
+    flight; and Co1, which the rerun sends now as a job (created, not ended yet)."""
     items = read_items(ROWS[:2])
-    resume = earlier_run(tmp_path / "run.jsonl", started(items[0], as_job=True)).load()
+    lines = [started(items[0], as_job=True)]
+    if lost:
+        lines.append({"event": "lost", "key": items[0].key, "unanswered": 0.0, "at": at()})
+    resume = earlier_run(tmp_path / "run.jsonl", *lines).load()
     plan = Plan(items, resume, None, None, clock, jobs=True)
     send = plan.next()
     assert isinstance(send, Send)
@@ -148,10 +167,51 @@ def test_a_lookup_that_began_too_early_does_not_count_as_proof(tmp_path: Path) -
     look = plan.next()
     assert isinstance(look, Lookup)
     clock.advance(6.0)
-    assert plan.looked_up(look, look.scan(plan.claimed), None) == []
+    assert plan.looked_up(look, plan.scan(look), None) == []
     again = plan.next()
     assert isinstance(again, Lookup), "sent again on a lookup begun before the proof"
-    assert plan.looked_up(again, again.scan(plan.claimed), None) == []
+    assert plan.looked_up(again, plan.scan(again), None) == []
+    resend = plan.next()
+    assert isinstance(resend, Send)
+    assert resend.item.index == 0
+
+
+def test_only_a_job_that_left_after_the_lost_one_was_taken_in_proves_the_queue_moved(tmp_path: Path) -> None:
+    # Co0's job was in flight when the earlier run ended: the service may take it in as
+    # late as INTAKE after, so later than a job the rerun sends at once (Co1), which may
+    # then start first. Co1 running and ending proves nothing of Co0's job, which may be
+    # stored after the lookup: sent again, it was charged twice. So the rerun keeps its
+    # last lead (Co2) back until Co0's request must have been taken in; Co2's job, once
+    # it ran and a settle window passed, shows the queue moved past Co0's.
+    clock = ManualClock()
+    items = read_items(ROWS[:3])
+    resume = earlier_run(tmp_path / "run.jsonl", started(items[0], as_job=True)).load()
+    plan = Plan(items, resume, None, None, clock, jobs=True)
+    co1 = plan.next()
+    assert isinstance(co1, Send)
+    assert co1.item.index == 1
+    plan.sending(co1.item)
+    plan.job_created(co1.item, "job_1")
+    assert plan.next() is None, "the last lead left before Co0's request must have been taken in"
+    assert plan.idle() == INTAKE
+    clock.advance(20.0)
+    plan.succeeded(co1.item, LeadOut.model_validate(lead_out("ld_1")))
+    clock.advance(INTAKE - 20.0)
+    look = plan.next()
+    assert isinstance(look, Lookup)
+    co2 = plan.next()
+    assert isinstance(co2, Send)
+    assert co2.item.index == 2
+    plan.sending(co2.item)
+    assert plan.looked_up(look, plan.scan(look), None) == [], "given up while Co2 was on its way"
+    plan.job_created(co2.item, "job_2")
+    clock.advance(30.0)
+    plan.succeeded(co2.item, LeadOut.model_validate(lead_out("ld_2")))
+    assert look_up(plan, clock) == [], "Co1's run taken for proof"
+    assert plan.next() is None
+    # Co2 ended 130 s in: its proof holds a settle window later, 30 s after this lookup.
+    assert plan.idle() == pytest.approx(30.0)
+    assert look_up(plan, clock) == []
     resend = plan.next()
     assert isinstance(resend, Send)
     assert resend.item.index == 0
@@ -159,7 +219,8 @@ def test_a_lookup_that_began_too_early_does_not_count_as_proof(tmp_path: Path) -
 
 def test_a_lead_sent_again_after_a_loss_counts_from_the_rerun_not_the_loss(tmp_path: Path) -> None:
     # Lost once, looked up, sent again and then abandoned: the old loss says nothing of
-    # when the new request reached the service.
+    # when the new request reached the service. It left before now, the service may take
+    # it in up to INTAKE after, and it then runs a settle window at most.
     clock = ManualClock()
     items = read_items(ROWS[:1])
     lines = [
@@ -169,10 +230,12 @@ def test_a_lead_sent_again_after_a_loss_counts_from_the_rerun_not_the_loss(tmp_p
     ]
     plan = Plan(items, earlier_run(tmp_path / "run.jsonl", *lines).load(), None, None, clock)
     assert plan.next() is None
-    assert plan.idle() == SETTLE
+    assert plan.idle() == INTAKE + SETTLE
 
 
-def test_a_start_long_ago_is_looked_up_a_settle_window_after_the_rerun_began(tmp_path: Path) -> None:
+def test_a_start_long_ago_is_looked_up_once_the_rerun_has_given_it_time_to_be_taken_in_and_run(
+    tmp_path: Path,
+) -> None:
     # The line is written before the request waits for a slot, the pacer and 429s: the
     # request may have left at any time until the earlier run ended, before now.
     clock = ManualClock()
@@ -180,21 +243,22 @@ def test_a_start_long_ago_is_looked_up_a_settle_window_after_the_rerun_began(tmp
     line = {**started(items[0], as_job=False), "at": "2000-01-01T00:00:00+00:00"}
     plan = Plan(items, earlier_run(tmp_path / "run.jsonl", line).load(), None, None, clock)
     assert plan.next() is None
-    assert plan.idle() == SETTLE
+    assert plan.idle() == INTAKE + SETTLE
 
 
-def test_a_recorded_read_timeout_earns_an_earlier_runs_lead_a_second_look(tmp_path: Path) -> None:
-    # The request went 150 s without an answer: a service too busy to take it in may have
-    # started it up to that late, as within a run.
+def test_a_recorded_read_timeout_gives_an_earlier_runs_lead_the_time_to_be_taken_in_late(
+    tmp_path: Path,
+) -> None:
+    # The request went 150 s without an answer: the service may have taken it in as late
+    # as the client waited for it (at the loss), and then run it a settle window.
     clock = ManualClock()
     items = read_items(ROWS[:1])
     lost = {"event": "lost", "key": items[0].key, "unanswered": 150.0, "at": at()}
     resume = earlier_run(tmp_path / "run.jsonl", started(items[0], as_job=False), lost).load()
     plan = Plan(items, resume, None, None, clock)
-    assert look_up(plan, clock) == []
     assert plan.next() is None
-    assert plan.idle() == pytest.approx(150.0)
-    [found] = look_up(plan, clock, LeadOut.model_validate(lead_out("ld_late")))
+    assert plan.idle() == pytest.approx(SETTLE)
+    [found] = look_up(plan, clock, "ld_late")
     assert found.resumed
     assert found.lead is not None
     assert found.lead.id == "ld_late"

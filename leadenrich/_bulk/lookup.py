@@ -2,9 +2,12 @@
 
 The spec says neither in which order `GET /leads` lists an account's leads nor how
 many it keeps, so a lookup assumes only this: each record carries its input and,
-usually, `created_at`. It reads page after page until every wanted lead is found or
-the listing ends, and stops early only when the pages have come newest first (by
-`created_at`) and have gone past the moment the earliest wanted lead was sent.
+usually, `created_at`. A lead's record is one with its input that no other lead of the
+run has as its own and that was not stored before the lead's request left, as the
+service's own clock tells (service_time.py): this machine's clock is never compared
+with the service's stamps. A lookup reads page after page until the listing ends, or
+stops early once the pages have come newest first and have either gone past the moment
+the earliest wanted lead was sent or shown every wanted lead.
 
 Pure decisions: the runners fetch the pages and sleep between retries.
 """
@@ -12,8 +15,7 @@ Pure decisions: the runners fetch the pages and sleep between retries.
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable
-from datetime import datetime, timedelta, timezone
+from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING
 
 from .._errors import (
@@ -25,15 +27,16 @@ from .._errors import (
 )
 from .._pagination import next_skip
 from .checkpoint import fingerprint
+from .service_time import ServiceTime, same_kind, seconds
 
 if TYPE_CHECKING:
+    from datetime import datetime
+
     from .._models import LeadOut, LeadPage
 
 __all__ = ["PAGE_SIZE", "Scan"]
 
 PAGE_SIZE = 100
-# Records created this long before a send are still taken as its result (clock skew).
-_SKEW = timedelta(minutes=2)
 # A page that could not be read (a dropped connection, a 5xx, a 429, a broken 2xx) is
 # asked for again this many times per lookup, on top of the client's own retries: a GET
 # changes nothing, and giving up reports a paid lead as maybe charged.
@@ -42,51 +45,83 @@ _BACKOFF = 0.5
 
 
 class Scan:
-    """One lookup: which leads are wanted (key -> when sent), what was found, what next."""
+    """One lookup: which leads are wanted, what was found, what to read next.
 
-    def __init__(self, wanted: dict[str, datetime], claimed: Iterable[str] = ()) -> None:
+    `wanted` maps each lead's key to when its request may first have left, on the run's
+    clock; `now` reads that clock; `time` is what the service's stamps taught the run of
+    the service's clock, and learns from every page.
+    """
+
+    def __init__(
+        self,
+        wanted: dict[str, float],
+        time: ServiceTime,
+        now: Callable[[], float],
+        claimed: Iterable[str] = (),
+    ) -> None:
         self._wanted = dict(wanted)
+        self._time = time
+        self._now = now
         self._claimed = set(claimed)
-        self._floor = min(wanted.values(), default=datetime.now(timezone.utc)) - _SKEW
+        self._earliest = min(wanted.values(), default=0.0)
         self._skip: int | None = 0
         self._newest_first = True
         self._previous: datetime | None = None
         self._retries = 0
         self.pages = 0
-        self.found: dict[str, LeadOut] = {}
+        self._candidates: dict[str, list[LeadOut]] = {}
+        """Per wanted lead, the unclaimed records with its input, as read."""
 
     def next_page(self) -> tuple[int, int] | None:
         """(limit, skip) of the page to read next, or None when the lookup is over."""
-        if self._skip is None or len(self.found) == len(self._wanted):
+        if self._skip is None:
+            return None
+        if self._newest_first and self.pages and len(self.found) == len(self._wanted):
+            # Newest first: the first page showed the service's latest stamps, so what
+            # was found cannot turn out older than its request.
             return None
         return PAGE_SIZE, self._skip
 
     def read(self, page: LeadPage) -> None:
         assert self._skip is not None
         self.pages += 1
+        now = self._now()
+        for lead in page.items:
+            self._time.observe(lead.created_at, now)
         passed = False
         for lead in page.items:
-            created = _aware(lead.created_at) if lead.created_at is not None else None
-            self._match(lead, created)
-            if created is None or (self._previous is not None and created > self._previous):
+            created = lead.created_at
+            if lead.id not in self._claimed and (key := fingerprint(lead.input)) in self._wanted:
+                self._candidates.setdefault(key, []).append(lead)
+            previous = self._previous
+            if created is None or (
+                previous is not None and (not same_kind(previous, created) or created > previous)
+            ):
                 self._newest_first = False
-            self._previous = created or self._previous
-            passed = created is not None and created < self._floor
+            self._previous = created or previous
+            passed = created is not None and self._time.before(created, self._earliest)
         self._skip = next_skip(page, PAGE_SIZE, self._skip)
         if self._newest_first and passed:
             # Newest first and past the earliest send: what follows is older still.
             self._skip = None
 
-    def _match(self, lead: LeadOut, created: datetime | None) -> None:
-        if lead.id in self._claimed:
-            return
-        key = fingerprint(lead.input)
-        since = self._wanted.get(key)
-        if since is None or key in self.found:
-            return
-        if created is None or created >= since - _SKEW:
-            self.found[key] = lead
-            self._claimed.add(lead.id)
+    @property
+    def found(self) -> dict[str, LeadOut]:
+        """Each wanted lead's record: of the candidates not stored before its request
+        left, the last stored (where the service's clock is known only loosely, an
+        earlier record of the same lead may pass for one stored since: the lead's own is
+        still the latest)."""
+        found: dict[str, LeadOut] = {}
+        for key, leads in self._candidates.items():
+            sent = self._wanted[key]
+            own = [
+                lead
+                for lead in leads
+                if lead.created_at is None or not self._time.before(lead.created_at, sent)
+            ]
+            if own:
+                found[key] = max(own, key=_stored_order)
+        return found
 
     def retry(self, error: LeadEnrichError) -> float | None:
         """Seconds to wait before asking for the same page again, or None to give up."""
@@ -100,5 +135,6 @@ class Scan:
         return random.uniform(ceiling / 2, ceiling)
 
 
-def _aware(moment: datetime) -> datetime:
-    return moment if moment.tzinfo is not None else moment.replace(tzinfo=timezone.utc)
+def _stored_order(lead: LeadOut) -> tuple[bool, float]:
+    created = lead.created_at
+    return (False, 0.0) if created is None else (True, seconds(created))

@@ -9,9 +9,9 @@ A lead's life: pending -> sent -> enriched, failed, or parked (its answer was lo
 looked up once the service must be done with it) -> enriched or maybe charged. A lead
 with a known job id is never sent again: a rerun polls its job.
 
-"Done with it" is counted from when the request reached the service at the latest. A sync
-enrichment takes at most the settle window; a job may first wait in the service's queue,
-so a lost job is given as long as the longest this run's own jobs have been seen to take.
+When the service must be done with a lost request, and what proves a lost job will never
+run, are settling.py's rules; whose record a stored lead is, lookup.py's, on the service's
+clock as its stamps tell it (service_time.py).
 """
 
 from __future__ import annotations
@@ -20,20 +20,15 @@ import logging
 import random
 import threading
 from collections import deque
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator
 from concurrent.futures import Future
 from dataclasses import dataclass, replace
-from datetime import datetime
-from typing import TYPE_CHECKING, Literal, cast
-
-import httpx
+from typing import TYPE_CHECKING, Literal
 
 from .._clock import ServiceClock, wall_time
-from .._config import LONG_RUNNING_READ_TIMEOUT
 from .._errors import (
     APIConnectionError,
     APIResponseValidationError,
-    APITimeoutError,
     AuthenticationError,
     InternalServerError,
     JobFailedError,
@@ -44,11 +39,12 @@ from .._errors import (
     RateLimitError,
 )
 from .._polling import lead_of
-from .._retry import UPSTREAM_FULL_BACKOFF
 from .checkpoint import Checkpoint, Resume
 from .inputs import Item
 from .lookup import Scan
 from .results import BulkOutcome
+from .service_time import ServiceTime
+from .settling import SERVICE, Parked, ServiceTimes, Settling
 
 if TYPE_CHECKING:
     from .._models import JobOut, LeadOut
@@ -58,20 +54,9 @@ logger = logging.getLogger("leadenrich")
 __all__ = ["SERVICE", "Lookup", "Plan", "Poll", "Send", "ServiceTimes", "Task", "is_ambiguous"]
 
 
-@dataclass(frozen=True)
-class ServiceTimes:
-    """The service's durations a bulk run decides by, in seconds."""
-
-    settle: float
-    """After this long, the service is done with a request it received (a sync enrichment
-    may take ~90 s), so its record is stored if it ever will be."""
-    upstream_full: float
-    """The pause after an `upstream_full` 429 that gave no Retry-After."""
-
-
-SERVICE = ServiceTimes(settle=LONG_RUNNING_READ_TIMEOUT, upstream_full=UPSTREAM_FULL_BACKOFF)
-
-# Errors that refuse the whole account, not one lead: no point starting more leads.
+# Errors that refuse the whole account, not one lead: no point starting more leads. A
+# 402 (the quota is spent) leaves the lookups and polls of what was paid for to finish;
+# a 401 or 403 would refuse those too.
 _ACCOUNT_ERRORS = (AuthenticationError, PermissionDeniedError, QuotaExceededError)
 
 
@@ -88,10 +73,6 @@ _RATE_LIMITED_ROUNDS = 10
 # passing fault, or a wait that ran out (the job is paid for; a rerun would poll it too).
 _PASSING = (APIConnectionError, InternalServerError, APIResponseValidationError, PollTimeoutError)
 _POLL_TRIES = 3
-# A lead whose job creation answer was lost is looked up at most this often: again while
-# one of the run's own jobs has taken at least _AS_LONG of the time the lost one has had.
-_JOB_LOOKS = 3
-_AS_LONG = 0.9
 # A pause (a 429's, a lookup's retry) checks this often whether the run was stopped.
 _PAUSE_STEP = 1.0
 
@@ -127,28 +108,6 @@ class Poll:
 
 
 @dataclass(frozen=True)
-class Parked:
-    """A lead whose answer was lost, waiting to be looked up."""
-
-    item: Item
-    since: datetime
-    """When its request may first have left: a record created before is not its own."""
-    due: float
-    """When (on the client's service clock) the service must be done with it."""
-    reached: float
-    """When (on the same clock) its request had reached the service at the latest."""
-    error: LeadEnrichError | None
-    """What this run met; None for a lead an earlier run left."""
-    looks: int = 1
-    """Which lookup of it this is."""
-    unanswered: float = 0.0
-    """Service seconds its request went unanswered before the client gave up on it (a read
-    timeout), 0 for any other loss."""
-    as_job: bool = False
-    """Sent to create a job, which may wait in the service's queue before it runs."""
-
-
-@dataclass(frozen=True)
 class Lookup:
     """Look these parked leads up among the account's stored leads."""
 
@@ -156,9 +115,6 @@ class Lookup:
     began: float = 0.0
     """When (on the client's service clock) the lookup began: a record stored later may
     have been missed by it."""
-
-    def scan(self, claimed: Sequence[str]) -> Scan:
-        return Scan({p.item.key: p.since for p in self.parked}, claimed)
 
 
 Task = Send | Poll | Lookup
@@ -192,22 +148,25 @@ class Plan:
         self._spent = 0
         self._maybe = 0
         self._stop: LeadEnrichError | None = None
+        self._refused: LeadEnrichError | None = None
+        """Why the service takes no more enrichments (a 402): none start, the rest goes on."""
         self._pending: deque[Item] = deque()
         self._polls: deque[Poll] = deque()
         self._parked: list[Parked] = []
         self._copies: dict[int, list[Item]] = {}
         self._jobs: dict[str, str] = {}
-        self._job_times: dict[str, tuple[float, float | None]] = {}
-        """This run's jobs: when each one's creation request left and, once seen, when it ended."""
-        self._ran: dict[str, tuple[float, float]] = {}
-        """This run's jobs seen to have run (a result not deduped, or a failed enrichment),
-        so to have gone through the service's queue: when each one's request left and ended."""
-        self._sent: dict[str, tuple[datetime, float]] = {}
-        """When each lead's request left: on the wall clock (what stored records carry) and
-        on the client's service clock (what durations are measured on)."""
+        self._settling = Settling(clock, service, jobs)
+        self.service_time = ServiceTime(clock.scale)
+        """The service's clock, as the stamps of its answers tell it."""
+        self._sent: dict[str, float] = {}
+        """When each lead's request first set out (before any wait for a slot or the pacer)."""
         self._rounds: dict[str, int] = {}
+        self._unproven: dict[str, float] = {}
+        """An earlier run's jobs whose creation went unanswered, not settled yet: when the
+        service had taken each in at the latest. One of this run's jobs must leave after
+        that, and run, before such a lead may be sent again (settling.py)."""
         self.claimed: list[str] = []
-        """Ids of the records this run has given a lead: none is given to a second lead."""
+        """Ids of the records given to a lead as its own (not deduped): none is a second lead's."""
         self.ready: list[BulkOutcome] = []
         """Outcomes known before anything is sent: invalid input, and leads done earlier."""
         self._read(items, resume)
@@ -221,14 +180,16 @@ class Plan:
                 self._copies.setdefault(item.duplicate_of, []).append(item)
             elif item.key in resume.done:
                 lead = resume.done[item.key]
-                self.claimed.append(lead.id)
+                self._claim(lead)
                 self.ready.append(BulkOutcome(item.index, item.given, _status(lead), lead=lead, resumed=True))
             elif item.key in resume.jobs:
                 self._jobs[item.key] = resume.jobs[item.key]
                 self._polls.append(Poll(item, resume.jobs[item.key]))
             elif item.key in resume.uncertain:
-                parked = self._left_by_earlier_run(item, resume, wall, now)
+                parked = self._settling.left_earlier(item, resume.uncertain[item.key], wall, now)
                 self._parked.append(parked)
+                if parked.as_job:
+                    self._unproven[item.key] = parked.intake_by
                 logger.info(
                     "lead %d: an earlier run sent it without hearing back; looking it up in %.0f s, "
                     "once the service must be done with it, while the other leads go on",
@@ -239,21 +200,11 @@ class Plan:
                 self._pending.append(item)
         self.ready = self._with_copies(self.ready)
 
-    def _left_by_earlier_run(self, item: Item, resume: Resume, wall: datetime, now: float) -> Parked:
-        """A lead an earlier run sent without hearing back, parked until the service must be
-        done with it."""
-        sent, scale = resume.uncertain[item.key], self._clock.scale
-        # "started" is written before the request waits for a slot, the pacer and 429s: it
-        # may have left at any time until that run ended, which was before now. A loss is
-        # seen after the request left (the checkpoint's wall-clock times are converted).
-        reached = (
-            now if sent.lost is None else now + (max(sent.started, sent.lost) - wall).total_seconds() / scale
-        )
-        # 1.0's lines do not say: taken to have been sent as this run sends.
-        as_job = self._as_jobs if sent.as_job is None else sent.as_job
-        due = max(now, self._done_by(reached, answered=False, as_job=as_job))
-        unanswered = sent.unanswered / scale
-        return Parked(item, sent.started, due, reached, None, unanswered=unanswered, as_job=as_job)
+    def _claim(self, lead: LeadOut) -> None:
+        # A deduped record is another lead's: it may still be the record of a lead of this
+        # run whose answer was lost (one with the same email), and settle that one too.
+        if not lead.deduped:
+            self.claimed.append(lead.id)
 
     @property
     def total(self) -> int:
@@ -279,22 +230,36 @@ class Plan:
                 return Lookup(due, now)
             if self._polls:
                 return self._polls.popleft()
-            if not self._pending or self._over_budget():
+            if not self._pending or self._over_budget() or self._holding(now) is not None:
                 return None
             self._reserved += 1
             return Send(self._pending.popleft())
 
+    def _holding(self, now: float) -> float | None:
+        """Until when the last lead to send is kept back (the lock held): for as long as an
+        earlier run's unanswered job may still be taken in, so that the job it makes can
+        show the queue moved past that one (sent earlier, it would show nothing)."""
+        if not (self._as_jobs and self._unproven and len(self._pending) == 1):
+            return None
+        until = max(self._unproven.values())
+        return until if now < until else None
+
     def _over_budget(self) -> bool:
-        return (
+        return self._refused is not None or (
             self._max_credits is not None and self._spent + self._maybe + self._reserved >= self._max_credits
         )
 
     def idle(self) -> float | None:
-        """Seconds until a parked lead is due to be looked up; None when none is parked."""
+        """Seconds until a parked lead is due to be looked up, or a lead kept back may
+        leave; None when nothing waits for a time."""
         with self._lock:
-            if not self._parked or self._stop is not None:
+            if self._stop is not None:
                 return None
-            return max(0.0, min(p.due for p in self._parked) - self._clock.now())
+            now = self._clock.now()
+            times = [p.due for p in self._parked]
+            if (held := self._holding(now)) is not None and not self._over_budget():
+                times.append(held)
+            return max(0.0, min(times) - now) if times else None
 
     def leftovers(self) -> list[BulkOutcome]:
         """Outcomes of every lead that will not start, once nothing more may start."""
@@ -305,12 +270,12 @@ class Plan:
                 and not self._parked
                 and self._spent + self._maybe >= self._max_credits
             )
-            if self._stop is None and not exhausted:
+            if self._stop is None and self._refused is None and not exhausted:
                 return []
-            reason = self._stop or self._budget_reason()
+            reason = self._stop or self._refused or self._budget_reason()
             pending, self._pending = list(self._pending), deque[Item]()
-            # A spent budget starts no new lead; the jobs already paid for are still polled
-            # and the lost answers still looked up. A stop ends those too.
+            # A spent budget or quota starts no new lead; the jobs already paid for are
+            # still polled and the lost answers still looked up. A stop ends those too.
             polls: list[Poll] = []
             parked: list[Parked] = []
             if self._stop is not None:
@@ -342,6 +307,20 @@ class Plan:
             if self._stop is None:
                 self._stop = reason
 
+    def _refuse(self, error: LeadEnrichError) -> None:
+        """The account was refused: a 402 starts nothing more; a 401 or 403 stops the run."""
+        reason = LeadEnrichError(f"not started: the account was refused ({error})")
+        if not isinstance(error, QuotaExceededError):
+            self.stop(reason)
+            return
+        with self._lock:
+            if self._refused is None:
+                self._refused = reason
+
+    def service_date(self, header: str) -> None:
+        """An answer's `Date` header: the service's clock, as it tells it."""
+        self.service_time.observe_date(header, self._clock.now())
+
     def go_ahead(self) -> None:
         """Called as a lead's request is about to leave: NotSent once the run stopped."""
         if self.stopped:
@@ -372,7 +351,7 @@ class Plan:
             if stopped is not None:
                 self._reserved -= 1
             else:
-                self._sent[item.key] = (wall_time(self._clock), self._clock.now())
+                self._sent[item.key] = self._clock.now()
         if stopped is not None:
             return self._with_copies([BulkOutcome(item.index, item.given, "skipped", error=stopped)]), None
         if self._checkpoint is None:
@@ -391,11 +370,11 @@ class Plan:
         polling (the job id on disk), or None."""
         with self._lock:
             self._jobs[item.key] = job_id
-            # Counted from when its request left, as the lost ones it is compared with are
-            # at the latest: a loaded machine that answers the one late does not make the
-            # other look younger than it is.
-            left = self._sent[item.key][1] if item.key in self._sent else self._clock.now()
-            self._job_times[item.key] = (left, None)
+            left = self._sent.get(item.key)
+        # Counted from when its request left, as the lost ones it is compared with are at
+        # the latest: a loaded machine that answers the one late does not make the other
+        # look younger than it is.
+        self._settling.job_created(item.key, left if left is not None else self._clock.now())
         return self._checkpoint.job(item.key, job_id) if self._checkpoint is not None else None
 
     # Answers.
@@ -411,43 +390,27 @@ class Plan:
         """What the failure of a sent lead leads to."""
         if isinstance(error, RateLimitError):
             return self._rate_limited(item, error)
-        parked: float | None = None  # once parked: service seconds it went unanswered
+        parked: Parked | None = None
         with self._lock:
             self._reserved -= 1
             job_id = self._jobs.get(item.key)
             if job_id is None and is_ambiguous(error):
-                now = self._clock.now()
-                waited = _waited(error, self._clock)
-                reached = now - waited
-                due = self._done_by(
-                    reached, answered=not isinstance(error, APIConnectionError), as_job=self._as_jobs
-                )
+                parked = self._settling.lost_now(item, self._sent[item.key], error)
                 self._maybe += 1
-                self._parked.append(
-                    Parked(
-                        item,
-                        self._sent[item.key][0],
-                        max(now, due),
-                        reached,
-                        error,
-                        unanswered=waited,
-                        as_job=self._as_jobs,
-                    )
-                )
-                logger.info(
-                    "lead %d: its answer was lost (%s); looking it up in %.0f s, once the service "
-                    "must be done with it",
-                    item.index,
-                    type(error).__name__,
-                    max(0.0, due - now),
-                )
-                parked = waited
+                self._parked.append(parked)
         if parked is not None:
+            logger.info(
+                "lead %d: its answer was lost (%s); looking it up in %.0f s, once the service "
+                "must be done with it",
+                item.index,
+                type(error).__name__,
+                max(0.0, parked.due - self._clock.now()),
+            )
             if self._checkpoint is not None:
-                self._checkpoint.lost(item.key, parked * self._clock.scale)
+                self._checkpoint.lost(item.key, parked.unanswered * self._clock.scale)
             return []
         if isinstance(error, _ACCOUNT_ERRORS):
-            self.stop(LeadEnrichError(f"not started: the account was refused ({error})"))
+            self._refuse(error)
         if job_id is not None and not isinstance(error, JobFailedError):
             # The job exists: whatever came after, it may run and be charged. A poll that
             # met a passing fault is polled again; anything else is reported.
@@ -515,7 +478,7 @@ class Plan:
                 self._polls.append(replace(poll, tries=poll.tries + 1))
             return []
         if isinstance(error, _ACCOUNT_ERRORS):
-            self.stop(LeadEnrichError(f"not started: the account was refused ({error})"))
+            self._refuse(error)
         return self._with_copies([self._maybe_charged(item, error, poll.job_id)])
 
     def _job_failed(self, poll: Poll, error: JobFailedError) -> list[BulkOutcome]:
@@ -532,6 +495,13 @@ class Plan:
         self._record(item, BulkOutcome(item.index, item.given, "failed", error=error), maybe_charged=False)
         return []
 
+    def scan(self, lookup: Lookup) -> Scan:
+        """What a lookup reads the listing for: each parked lead's record."""
+        wanted = {parked.item.key: parked.sent for parked in lookup.parked}
+        with self._lock:
+            claimed = list(self.claimed)
+        return Scan(wanted, self.service_time, self._clock.now, claimed)
+
     def looked_up(
         self, lookup: Lookup, scan: Scan | None, error: LeadEnrichError | None
     ) -> list[BulkOutcome]:
@@ -541,6 +511,7 @@ class Plan:
         for parked in lookup.parked:
             item, lead = parked.item, found.get(parked.item.key)
             fresh = parked.error is not None
+            settled = True
             if lead is not None:
                 with self._lock:
                     self._maybe -= int(fresh)
@@ -552,10 +523,11 @@ class Plan:
                     f"be checked for it ({error}); run again to look once more"
                 )
                 outcomes += self._with_copies([self._maybe_charged(item, parked.error or why, None)])
-            elif (due := self._look_again(parked, lookup.began)) is not None:
+            elif (due := self._settling.look_again(parked, lookup.began, self._more_jobs())) is not None:
+                settled = False
                 with self._lock:
                     self._parked.append(replace(parked, due=due, looks=parked.looks + 1))
-            elif fresh or not self._resend(parked, lookup.began):
+            elif fresh or not self._settling.resend(parked, lookup.began):
                 # Within this run; or an earlier run's job that may still wait in the queue,
                 # so that not being stored yet proves nothing: not sent again.
                 why = LeadEnrichError(
@@ -569,13 +541,23 @@ class Plan:
                 # never charged, so it is sent now.
                 with self._lock:
                     self._pending.appendleft(item)
+            if settled:
+                with self._lock:
+                    self._unproven.pop(item.key, None)
         with self._lock:
             self._pending = deque(sorted(self._pending, key=lambda item: item.index))
         return outcomes
 
-    def _done(self, item: Item, lead: LeadOut, *, charged: bool, resumed: bool) -> list[BulkOutcome]:
+    def _more_jobs(self) -> bool:
+        """Whether this run still creates jobs: leads on their way to the service, or
+        leads to send and the budget to."""
         with self._lock:
-            self.claimed.append(lead.id)
+            return self._as_jobs and (self._reserved > 0 or (bool(self._pending) and not self._over_budget()))
+
+    def _done(self, item: Item, lead: LeadOut, *, charged: bool, resumed: bool) -> list[BulkOutcome]:
+        self.service_time.observe(lead.created_at, self._clock.now())
+        with self._lock:
+            self._claim(lead)
             job_id = self._jobs.get(item.key)
         outcome = BulkOutcome(
             item.index, item.given, _status(lead), lead=lead, resumed=resumed, charged=charged, job_id=job_id
@@ -584,13 +566,11 @@ class Plan:
         return self._with_copies([outcome])
 
     def _record(self, item: Item, outcome: BulkOutcome, *, maybe_charged: bool) -> None:
-        with self._lock:
-            if (times := self._job_times.get(item.key)) is not None and times[1] is None:
-                end = self._clock.now()
-                self._job_times[item.key] = (times[0], end)
-                lead, error = outcome.lead, outcome.error
-                if (lead is not None and not lead.deduped) or isinstance(error, JobFailedError):
-                    self._ran[item.key] = (times[0], end)
+        lead, error = outcome.lead, outcome.error
+        # A job that ran went through the service's queue: a result not deduped, or a
+        # failed enrichment.
+        ran = (lead is not None and not lead.deduped) or isinstance(error, JobFailedError)
+        self._settling.job_ended(item.key, ran)
         if self._checkpoint is not None:
             self._checkpoint.finished(
                 item.key, item.index, outcome.status, outcome.lead, outcome.error, maybe_charged
@@ -610,89 +590,6 @@ class Plan:
                 for copy in copies
             ]
         return every
-
-    # When the service must be done with a request.
-
-    def _done_by(self, reached: float, *, answered: bool, as_job: bool) -> float:
-        """When the service must be done with a request that reached it by `reached` (the
-        lock held): at once for a sync enrichment that was answered, a settle window later
-        for one whose connection was lost, and for a job as long as this run's jobs take."""
-        if as_job:
-            return reached + max(self._service.settle, self._job_span())
-        return reached if answered else reached + self._service.settle
-
-    def _job_span(self) -> float:
-        """The longest any of this run's jobs has taken from its request leaving to its end,
-        counting those not seen to end yet by their age (the lock held)."""
-        now = self._clock.now()
-        return max(
-            ((end if end is not None else now) - start for start, end in self._job_times.values()),
-            default=0.0,
-        )
-
-    def _look_again(self, parked: Parked, began: float) -> float | None:
-        """When to look again for a lost lead that was not stored yet, or None once the
-        service must be done with it.
-
-        A lost job may still wait in the service's queue while one of this run's jobs has
-        taken nearly as long as the lost one has had; an earlier run's, until a job this
-        run sent after it shows the queue moved past it. A request that went unanswered for
-        its whole read timeout was looked up at once; a service too busy to take it in may
-        have started it late, by up to as long, so it is looked up once more that long
-        later (a settle window at least, the time the service may then take).
-        """
-        with self._lock:
-            now = self._clock.now()
-            if parked.as_job and parked.error is None:
-                # An earlier run's: looked up again once a job of this run, sent after it,
-                # shows the queue moved past it; not at all when no such job will come.
-                if self._queue_moved_past(parked, began):
-                    return None
-                if ended := [end for start, end in self._ran.values() if start >= parked.reached]:
-                    return min(ended) + self._service.settle
-                running = any(
-                    end is None and start >= parked.reached for start, end in self._job_times.values()
-                )
-                to_come = self._as_jobs and bool(self._pending) and not self._over_budget()
-                return now + self._service.settle if running or to_come else None
-            if parked.as_job:
-                if parked.looks >= _JOB_LOOKS or self._job_span() < _AS_LONG * (now - parked.reached):
-                    return None
-                return now + self._service.settle
-            if parked.looks > 1 or parked.unanswered == 0.0:
-                return None
-            return now + max(self._service.settle, parked.unanswered)
-
-    def _resend(self, parked: Parked, began: float) -> bool:
-        """Whether an earlier run's lead that a lookup begun at `began` did not find is sent
-        now: a sync enrichment always (the service is done with it); a job only once the
-        queue is seen to have moved past it."""
-        if not parked.as_job:
-            return True
-        with self._lock:
-            return self._queue_moved_past(parked, began)
-
-    def _queue_moved_past(self, parked: Parked, began: float) -> bool:
-        """Whether a job of this run that ran, whose request left after `parked`'s reached
-        the service, had ended a settle window before the lookup `began` (the lock held): a
-        job `parked`'s request made was admitted first (the oldest first) and, once
-        running, ends within that window, so the lookup would have found it stored."""
-        return any(
-            start >= parked.reached and began >= end + self._service.settle
-            for start, end in self._ran.values()
-        )
-
-
-def _waited(error: LeadEnrichError, clock: ServiceClock) -> float:
-    """Service seconds the request had been with the service when `error` came: a read
-    timeout means no answer began for that long after the request was sent."""
-    if isinstance(error, APITimeoutError) and isinstance(error.__cause__, httpx.ReadTimeout):
-        limits: object = error.request.extensions.get("timeout")
-        if isinstance(limits, dict):
-            read = cast("dict[str, object]", limits).get("read")
-            if isinstance(read, (int, float)):
-                return float(read) / clock.scale
-    return 0.0
 
 
 def _status(lead: LeadOut) -> Literal["enriched", "deduped"]:

@@ -106,7 +106,10 @@ def _calls(batch: Batch, plan: Plan, link: Link) -> dict[str, Callable[..., Step
     def enrich(item: Item) -> Steps[LeadOut]:
         assert item.lead is not None
         if batch.strategy == "sync":
-            lead: LeadOut = yield Send(replace(_endpoints.enrich_sync(item.lead), before_send=plan.go_ahead))
+            sync = replace(
+                _endpoints.enrich_sync(item.lead), before_send=plan.go_ahead, on_date=plan.service_date
+            )
+            lead: LeadOut = yield Send(sync)
             return lead
         waiter: Waiter[JobOut] = Waiter(
             "enrichment job", Deadline(DEFAULT_JOB_TIMEOUT, link.clock), batch.poll_interval, None
@@ -115,14 +118,14 @@ def _calls(batch: Batch, plan: Plan, link: Link) -> dict[str, Callable[..., Step
         def created(job_id: str) -> Future[None] | None:
             return plan.job_created(item, job_id)
 
-        create = replace(_endpoints.enrich(item.lead), before_send=plan.go_ahead)
+        create = replace(_endpoints.enrich(item.lead), before_send=plan.go_ahead, on_date=plan.service_date)
         return (yield from enrich_and_wait(link, create, waiter, created, batch.ahead))
 
     def poll(job_id: str) -> Steps[JobOut]:
         return wait_job(link, job_id, batch.poll_interval)
 
     def page(limit: int, skip: int) -> Steps[Any]:
-        return (yield Send(_endpoints.list_leads(limit, skip)))
+        return (yield Send(replace(_endpoints.list_leads(limit, skip), on_date=plan.service_date)))
 
     def pause(seconds: float) -> Steps[None]:
         for step in plan.pause(seconds):
@@ -249,8 +252,11 @@ def _pool(
         pool.shutdown(wait=not abandoning, cancel_futures=True)
 
 
-async def aiterate(batch: Batch, link: AsyncLink) -> AsyncGenerator[BulkOutcome, None]:
-    """Run the plan as asyncio tasks, yielding outcomes as they settle.
+async def aiterate(
+    batch: Batch, link: AsyncLink, halt: Halt | None = None
+) -> AsyncGenerator[BulkOutcome, None]:
+    """Run the plan as asyncio tasks, yielding outcomes as they settle; `halt` stops it
+    from outside (its iterator was dropped).
 
     The checkpoint is read and written on threads: the event loop never waits for the disk.
     """

@@ -74,7 +74,7 @@ def _poll(plan: Plan, task: Poll) -> Work:
 
 
 def _look(plan: Plan, task: Lookup) -> Work:
-    scan = task.scan(plan.claimed)
+    scan = plan.scan(task)
     while (page := scan.next_page()) is not None:
         try:
             scan.read((yield Effect("page", page)))
