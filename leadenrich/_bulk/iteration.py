@@ -6,6 +6,10 @@ closed the connection pool under the leads still in flight. So each client keeps
 open runs, and closing the client first finishes them (their leads are paid for, and
 get written to the checkpoint). `async with` on the iterator finishes them on leaving
 the block, whatever the client does.
+
+What the loop drops is the iterator, not the run: an iterator nobody holds any more (the
+`async for` that held it was left) starts nothing more at once, as the blocking
+iterator does when its generator is dropped, while the leads in flight finish.
 """
 
 from __future__ import annotations
@@ -18,12 +22,35 @@ from typing import TYPE_CHECKING
 
 from typing_extensions import Self
 
+from .._errors import LeadEnrichError
+
 if TYPE_CHECKING:
     # A client makes its registry of open runs when it is made: the results stay unloaded
     # until a bulk run needs them.
+    from .plan import Plan
     from .results import BulkOutcome
 
-__all__ = ["AsyncBulkIterator", "AsyncOpenIterations", "OpenIterations"]
+__all__ = ["AsyncBulkIterator", "AsyncOpenIterations", "Halt", "OpenIterations"]
+
+
+class Halt:
+    """Stops a run from outside it: before its plan is made, or once it is (thread-safe:
+    a finalizer may call it)."""
+
+    def __init__(self) -> None:
+        self._plan: Plan | None = None
+        self._left = False
+
+    def bind(self, plan: Plan) -> None:
+        self._plan = plan
+        if self._left:
+            self.left()
+
+    def left(self) -> None:
+        """The iteration was left unfinished: nothing more starts."""
+        self._left = True
+        if self._plan is not None:
+            self._plan.stop(LeadEnrichError("not started: the iteration was left"))
 
 
 class AsyncBulkIterator(AsyncIterator["BulkOutcome"]):
@@ -41,10 +68,13 @@ class AsyncBulkIterator(AsyncIterator["BulkOutcome"]):
         ...             break
     """
 
-    def __init__(self, outcomes: AsyncGenerator[BulkOutcome, None], iterations: AsyncOpenIterations) -> None:
+    def __init__(
+        self, outcomes: AsyncGenerator[BulkOutcome, None], iterations: AsyncOpenIterations, halt: Halt
+    ) -> None:
         self._outcomes = outcomes
         self._iterations = iterations
-        iterations.add(self)
+        self._halt = halt
+        iterations.add(outcomes)
 
     def __aiter__(self) -> Self:
         return self
@@ -53,7 +83,7 @@ class AsyncBulkIterator(AsyncIterator["BulkOutcome"]):
         try:
             return await self._outcomes.__anext__()
         except StopAsyncIteration:
-            self._iterations.discard(self)
+            self._iterations.discard(self._outcomes)
             raise
 
     async def aclose(self) -> None:
@@ -65,7 +95,13 @@ class AsyncBulkIterator(AsyncIterator["BulkOutcome"]):
         try:
             await self._outcomes.aclose()
         finally:
-            self._iterations.discard(self)
+            self._iterations.discard(self._outcomes)
+
+    def __del__(self) -> None:
+        # Dropped before its end (a `break` out of the `async for` that held it): nothing
+        # more leaves, as when the blocking iterator is dropped. The client still finishes
+        # the leads in flight when it closes.
+        self._halt.left()
 
     async def __aenter__(self) -> Self:
         return self
@@ -84,17 +120,20 @@ class AsyncOpenIterations:
     the garbage collector's timing."""
 
     def __init__(self) -> None:
-        self._runs: set[AsyncBulkIterator] = set()
+        self._runs: set[AsyncGenerator[BulkOutcome, None]] = set()
 
-    def add(self, run: AsyncBulkIterator) -> None:
+    def add(self, run: AsyncGenerator[BulkOutcome, None]) -> None:
         self._runs.add(run)
 
-    def discard(self, run: AsyncBulkIterator) -> None:
+    def discard(self, run: AsyncGenerator[BulkOutcome, None]) -> None:
         self._runs.discard(run)
 
     async def aclose(self) -> None:
         for run in list(self._runs):
-            await run.aclose()
+            try:
+                await run.aclose()
+            finally:
+                self._runs.discard(run)
 
 
 class OpenIterations:

@@ -38,6 +38,7 @@ if TYPE_CHECKING:
 
     from .._models import JobOut, LeadOut
     from .._resources._link import AsyncLink, Link, SyncLink
+    from .iteration import Halt
 
 __all__ = ["Batch", "aiterate", "iterate", "prepare"]
 
@@ -270,6 +271,8 @@ async def aiterate(
             await asyncio.to_thread(store.close)
         raise
     plan, report = run.plan, run.report
+    if halt is not None:
+        halt.bind(plan)
     running: set[asyncio.Task[list[BulkOutcome]]] = set()
     try:
         for outcome in _emit(report, plan.ready):

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 from typing_extensions import Unpack
 
-from .._bulk.iteration import AsyncBulkIterator, AsyncOpenIterations, OpenIterations
+from .._bulk.iteration import AsyncBulkIterator, AsyncOpenIterations, Halt, OpenIterations
 from .._bulk.options import DEFAULT_MAX_STORED, BulkOptions
 from .._bulk.scan_progress import ScanProgress
 from .._endpoints import LeadLike
@@ -137,7 +137,8 @@ class AsyncBulkEnrichment(Namespace[AsyncLink]):
         from .._bulk.runner import aiterate, prepare
 
         batch = prepare(leads, **options, client_slots=self._link.slots)
-        return AsyncBulkIterator(aiterate(batch, self._link), self._iterations)
+        halt = Halt()
+        return AsyncBulkIterator(aiterate(batch, self._link, halt), self._iterations, halt)
 
     async def enrich_many(self, leads: BulkInput, **options: Unpack[BulkOptions]) -> BulkResult:
         """Enrich many leads at once; see [`Leads.enrich_many`][leadenrich._resources.leads.Leads.enrich_many].
