@@ -317,10 +317,6 @@ class Plan:
             if self._refused is None:
                 self._refused = reason
 
-    def service_date(self, header: str) -> None:
-        """An answer's `Date` header: the service's clock, as it tells it."""
-        self.service_time.observe_date(header, self._clock.now())
-
     def go_ahead(self) -> None:
         """Called as a lead's request is about to leave: NotSent once the run stopped."""
         if self.stopped:

@@ -107,10 +107,7 @@ def _calls(batch: Batch, plan: Plan, link: Link) -> dict[str, Callable[..., Step
     def enrich(item: Item) -> Steps[LeadOut]:
         assert item.lead is not None
         if batch.strategy == "sync":
-            sync = replace(
-                _endpoints.enrich_sync(item.lead), before_send=plan.go_ahead, on_date=plan.service_date
-            )
-            lead: LeadOut = yield Send(sync)
+            lead: LeadOut = yield Send(replace(_endpoints.enrich_sync(item.lead), before_send=plan.go_ahead))
             return lead
         waiter: Waiter[JobOut] = Waiter(
             "enrichment job", Deadline(DEFAULT_JOB_TIMEOUT, link.clock), batch.poll_interval, None
@@ -119,14 +116,14 @@ def _calls(batch: Batch, plan: Plan, link: Link) -> dict[str, Callable[..., Step
         def created(job_id: str) -> Future[None] | None:
             return plan.job_created(item, job_id)
 
-        create = replace(_endpoints.enrich(item.lead), before_send=plan.go_ahead, on_date=plan.service_date)
+        create = replace(_endpoints.enrich(item.lead), before_send=plan.go_ahead)
         return (yield from enrich_and_wait(link, create, waiter, created, batch.ahead))
 
     def poll(job_id: str) -> Steps[JobOut]:
         return wait_job(link, job_id, batch.poll_interval)
 
     def page(limit: int, skip: int) -> Steps[Any]:
-        return (yield Send(replace(_endpoints.list_leads(limit, skip), on_date=plan.service_date)))
+        return (yield Send(_endpoints.list_leads(limit, skip)))
 
     def pause(seconds: float) -> Steps[None]:
         for step in plan.pause(seconds):

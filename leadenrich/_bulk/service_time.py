@@ -10,14 +10,15 @@ of this machine's clock, in the stamps' own frame, naive or not; a record stampe
 that bound for a request's departure was stored before the request left, and is not its.
 
 Stamps with an offset and stamps without one are never compared with each other: each
-kind has its own bound.
+kind has its own bound. Nor are they compared with the `Date` header: a proxy in front of
+the service may write that one on a clock of its own, and a bound taken from a clock ahead
+of the stamps' would pass the lead's own record off as stored before its request.
 """
 
 from __future__ import annotations
 
 import threading
 from datetime import datetime, timedelta
-from email.utils import parsedate_to_datetime
 
 __all__ = ["ServiceTime", "same_kind", "seconds"]
 
@@ -52,16 +53,6 @@ class ServiceTime:
         with self._lock:
             if offset > self._offsets.get(aware, float("-inf")):
                 self._offsets[aware] = offset
-
-    def observe_date(self, header: str, at: float) -> None:
-        """An answer's `Date` header (the service's clock, to the second, in UTC),
-        received when the run's clock read `at`."""
-        try:
-            date = parsedate_to_datetime(header)
-        except (TypeError, ValueError):
-            return
-        if date.tzinfo is not None:
-            self.observe(date, at)
 
     def before(self, stamp: datetime, sent: float) -> bool:
         """Whether a record stamped `stamp` was stored before a request that left when the
