@@ -6,7 +6,7 @@ import threading
 
 from .._models import JobOut, LeadIn, LeadOut
 from ._lead_store import LeadStore
-from ._records import ApiError, Caller, Follow, Run, utcnow
+from ._records import ApiError, Caller, Follow, Run, stamp
 from ._runs import Runs
 from ._settings import FakeSettings
 from ._slots import Slots
@@ -47,7 +47,7 @@ class Jobs:
         """
         with self._cond:
             job_id = new_id("job")
-            now = utcnow()
+            now = stamp(self._settings)
             duplicate = self._store.with_email(caller.user, lead.email)
             plan: Run | Follow | None
             if duplicate is not None:
@@ -73,7 +73,7 @@ class Jobs:
             duplicate = self._store.with_email(caller.user, lead.email)
             if duplicate is not None:
                 job.status, job.result = "done", duplicate.out(deduped=True)
-                job.started_at = job.finished_at = utcnow()
+                job.started_at = job.finished_at = stamp(self._settings)
                 self._cond.notify_all()
                 return None
             follow = self._runs.follow(caller.user, lead.email)
@@ -82,7 +82,7 @@ class Jobs:
             try:
                 return self._runs.admit(caller, lead, job_id, new_id("ld"), slot=False)
             except ApiError as exc:
-                job.status, job.finished_at = "failed", utcnow()
+                job.status, job.finished_at = "failed", stamp(self._settings)
                 job.error = {"code": "quota_exceeded", "message": exc.detail, "refunded": False}
                 self._cond.notify_all()
                 return None
@@ -95,7 +95,7 @@ class Jobs:
                 return False
             job = self._jobs[run.ref]
             job.status = "running"
-            job.started_at = utcnow()
+            job.started_at = stamp(self._settings)
             self._cond.notify_all()
             return True
 
@@ -103,7 +103,7 @@ class Jobs:
         with self._cond:
             outcome = self._runs.finish(run)
             job = self._jobs[run.ref]
-            job.finished_at = utcnow()
+            job.finished_at = stamp(self._settings)
             if isinstance(outcome, LeadOut):
                 job.status, job.result = "done", outcome
             else:
@@ -125,7 +125,7 @@ class Jobs:
     def _stop(self, job_id: str, *, refunded: bool) -> None:
         job = self._jobs.get(job_id)
         if job is not None and job.status in ("queued", "running"):
-            job.status, job.finished_at = "failed", utcnow()
+            job.status, job.finished_at = "failed", stamp(self._settings)
             job.error = {"code": "server_stopped", "message": "the fake server stopped", "refunded": refunded}
         self._cond.notify_all()
 

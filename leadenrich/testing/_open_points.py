@@ -21,7 +21,9 @@ __all__ = [
     "ListShape",
     "ReEnrichCharge",
     "SameEmailInFlight",
+    "ServiceClock",
     "SyncFailure",
+    "Timestamps",
     "UnknownFields",
     "UnknownMode",
 ]
@@ -39,6 +41,8 @@ ReEnrichCharge = Literal["charged", "free"]
 FailedJobCallback = Literal["posted", "not_posted"]
 UnknownMode = Literal["reject", "async", "sync"]
 DedupeEmails = Literal["ignore_case", "exact"]
+ServiceClock = Literal["in_step", "behind", "ahead"]
+Timestamps = Literal["utc", "local_without_offset"]
 OPEN_POINTS: dict[str, Any] = {
     "job_admission": JobAdmission,
     "list_order": ListOrder,
@@ -53,4 +57,6 @@ OPEN_POINTS: dict[str, Any] = {
     "failed_job_callback": FailedJobCallback,
     "unknown_mode": UnknownMode,
     "dedupe_emails": DedupeEmails,
+    "service_clock": ServiceClock,
+    "timestamps": Timestamps,
 }

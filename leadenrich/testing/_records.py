@@ -4,10 +4,13 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from datetime import datetime, timezone
-from typing import Any, Literal
+from datetime import datetime, timedelta, timezone
+from typing import TYPE_CHECKING, Any, Literal
 
 from .._models import LeadIn
+
+if TYPE_CHECKING:
+    from ._settings import FakeSettings
 
 __all__ = [
     "ApiError",
@@ -20,6 +23,7 @@ __all__ = [
     "Follow",
     "RequestRecord",
     "Run",
+    "stamp",
     "utcnow",
 ]
 
@@ -38,6 +42,16 @@ FaultKind = Literal[
 
 def utcnow() -> datetime:
     return datetime.now(timezone.utc)
+
+
+_SKEW = {"in_step": timedelta(0), "behind": timedelta(minutes=-5), "ahead": timedelta(minutes=5)}
+_LOCAL = timezone(timedelta(hours=-5))
+
+
+def stamp(settings: FakeSettings) -> datetime:
+    """The service's clock now, as it writes its stamps (`service_clock`, `timestamps`)."""
+    now = utcnow() + _SKEW[settings.service_clock]
+    return now if settings.timestamps == "utc" else now.astimezone(_LOCAL).replace(tzinfo=None)
 
 
 class ApiError(Exception):

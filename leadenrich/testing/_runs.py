@@ -13,7 +13,7 @@ from .._models import LeadIn, LeadOut
 from . import _content
 from ._accounts import Accounts
 from ._lead_store import LeadStore
-from ._records import Caller, Follow, Run, utcnow
+from ._records import Caller, Follow, Run, stamp
 from ._settings import FakeSettings
 from ._slots import Slots
 from ._stored import StoredLead, new_id
@@ -133,7 +133,7 @@ class Runs:
                 stored.tier = tier
                 return stored.out()
             lead = StoredLead(
-                run.lead_id, run.caller.user, run.lead, _content.enrichment_for(run.lead), tier, utcnow()
+                run.lead_id, run.caller.user, run.lead, _content.enrichment_for(run.lead), tier, stamp(self._settings)
             )
             if not run.refresh:
                 # A lead deleted while it was being re-enriched stays deleted.

@@ -16,7 +16,7 @@ import httpx
 
 from .. import __version__
 from .._models import JobCompletedEvent, JobOut, LeadIn, LeadOut
-from ._records import ApiError, CallbackDelivery, Caller, Follow, Run, utcnow
+from ._records import ApiError, CallbackDelivery, Caller, Follow, Run, stamp
 from ._settings import FakeSettings
 from ._state import FakeState
 
@@ -141,8 +141,8 @@ class Runtime:
             job_id=job.job_id,
             kind=job.kind,
             status=job.status,
-            created_at=job.created_at or utcnow(),
-            finished_at=job.finished_at or utcnow(),
+            created_at=job.created_at or stamp(self.settings),
+            finished_at=job.finished_at or stamp(self.settings),
             result=job.result,
             error=job.error,
         )

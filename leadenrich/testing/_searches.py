@@ -7,7 +7,7 @@ import threading
 from .._models import EmailFindIn, EmailFindOut, MobileFindIn, MobileFindOut
 from . import _content
 from ._accounts import Accounts
-from ._records import Caller, utcnow
+from ._records import Caller, stamp
 from ._settings import FakeSettings
 from ._stored import StoredLookup, new_id, owned
 
@@ -58,7 +58,7 @@ class Searches:
                 caller.key,
                 "pending",
                 _content.contact_name(query),
-                utcnow(),
+                stamp(self._settings),
                 query,
             )
             self._lookups[lookup.id] = lookup

@@ -19,7 +19,9 @@ from ._open_points import (
     ListShape,
     ReEnrichCharge,
     SameEmailInFlight,
+    ServiceClock,
     SyncFailure,
+    Timestamps,
     UnknownFields,
     UnknownMode,
 )
@@ -139,6 +141,14 @@ class FakeSettings:
     """How a lead's email is matched against the stored contacts (the spec says a known
     contact is returned deduped, not how emails compare): `ignore_case` (spaces around
     and letter case ignored) or `exact`."""
+    service_clock: ServiceClock = field(default="in_step", kw_only=True)
+    """The clock the service stamps its leads, jobs and lookups with (`created_at`,
+    `started_at`, `finished_at`), against this machine's: `in_step`, 5 minutes `behind`,
+    or 5 minutes `ahead`. The spec promises nothing about the two agreeing."""
+    timestamps: Timestamps = field(default="utc", kw_only=True)
+    """How the service writes its stamps (the spec says only "ISO 8601"): `utc` with an
+    offset (`+00:00`), or `local_without_offset`, its local time (5 hours behind UTC) with
+    no offset at all."""
 
     fault_seed: int = 0
     """Seeds every fault decision: one seed and one request always meet the same fault."""
