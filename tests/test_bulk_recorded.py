@@ -11,7 +11,7 @@ import json
 import os
 import threading
 from collections import Counter
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator, Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -293,6 +293,40 @@ async def test_leads_waiting_for_a_slot_are_not_sent_after_the_stop(kind: str, t
         assert posts(server) == len(leads) - len(skipped)
         assert all(entry["maybe_charged"] is False for entry in skipped)
         assert server.state.charged("enrichment") == posts(server)
+
+
+async def test_leaving_the_async_loop_stops_the_run_while_the_program_goes_on(tmp_path: Path) -> None:
+    # As above, but the loop is left with a plain `break` (no `async with` on the
+    # iterator), and the program goes on with the client open until the leads in flight
+    # are done. The loop held the iterator alone: leaving it stops the run, as dropping
+    # the blocking iterator does. (It used to go on: the leads waiting for a slot left
+    # after the loop was left, and were charged.)
+    path = tmp_path / "run.jsonl"
+    leads = [{"company": f"Co {n}", "domain": domain} for n, domain in enumerate(SPREAD)]
+    with FakeServer(time_scale=0.02, enrichment_seconds=(20.0, 100.0)) as server:
+        client = make_client("async", server)
+        async for _ in client.leads.enrich_iter(leads, concurrency=8, checkpoint=path, progress=False):
+            break
+        assert await until(lambda: server.state.in_flight == 0), "the leads in flight never ended"
+        await close(client)
+        skipped = [entry for entry in events(path, "finished") if entry["status"] == "skipped"]
+        assert len(skipped) >= 2, "leads waiting for a slot were sent after the loop was left"
+        assert posts(server) == len(leads) - len(skipped)
+        assert server.state.charged("enrichment") == posts(server)
+        written = {entry["lead"]["id"] for entry in events(path, "finished") if "lead" in entry}
+        assert written == {lead.id for lead in server.state.leads()}, "a paid lead was not written down"
+
+
+async def until(condition: Callable[[], bool], timeout: float = 30.0) -> bool:
+    """Whether `condition` came true within `timeout` real seconds, the loop going on meanwhile."""
+    import asyncio
+
+    deadline = asyncio.get_running_loop().time() + timeout
+    while not condition():
+        if asyncio.get_running_loop().time() > deadline:
+            return False
+        await asyncio.sleep(0.005)
+    return True
 
 
 # 6. A lost answer parks its lead; the worker moves on.
