@@ -292,8 +292,9 @@ def test_help_documents_exit_codes_and_environment(run: Run) -> None:
     assert result.code == 0
     for text in ("LEADENRICH_API_KEY", "LEADENRICH_BASE_URL", "exit codes:", "130", "enrich-file"):
         assert text in result.out
-    for code in range(9):
-        assert re.search(rf"^  {code}  ", result.out, re.MULTILINE)
+    for code in range(11):
+        assert re.search(rf"^  {code:<4}", result.out, re.MULTILINE)
+    assert re.search(r"^  10  --wait gave up .* still running", result.out, re.MULTILINE)
     file_help = run.bare("enrich-file", "--help").out
     assert "OUTPUT.checkpoint.jsonl" in file_help
 

@@ -190,12 +190,29 @@ def test_a_failed_job_exits_8(run: Run, server: FakeServer) -> None:
     assert run("jobs", "get", job.job_id).code == 0  # a look without --wait is not a failure
 
 
-def test_a_wait_that_gives_up_exits_8_and_says_how_to_go_on(run: Run, make_server: MakeServer) -> None:
-    server = make_server(enrichment_seconds=(1000.0, 1000.0))  # outlasts the test
+def test_a_wait_that_gives_up_exits_10_and_says_how_to_go_on(run: Run, make_server: MakeServer) -> None:
+    # 10, not a failed job's 8: the job is still running, and a script may look again later.
+    server = make_server(enrichment_seconds=(1000.0, 1000.0), mobile_lookup_seconds=(1000.0, 1000.0))
     result = run("enrich", *ACME, "--wait", "--wait-timeout", "0.2", "--poll-interval", "0.05", server=server)
-    assert result.code == 8
+    assert result.code == 10
     (job,) = server.state.jobs()
     assert f"leadenrich jobs get {job.job_id} --wait" in result.error
+    again = run("jobs", "get", job.job_id, "--wait", "--wait-timeout", "0.2", *FAST, server=server)
+    assert again.code == 10
+    lookup = run(
+        "mobile",
+        "find",
+        "--linkedin-url",
+        "https://www.linkedin.com/in/ada",
+        "--wait",
+        "--wait-timeout",
+        "0.2",
+        *FAST,
+        server=server,
+    )
+    assert lookup.code == 10
+    assert "leadenrich mobile get mob_" in lookup.error
+    assert server.state.jobs()[0].status in ("queued", "running")
 
 
 def test_a_failed_sync_enrichment_exits_1(run: Run) -> None:
