@@ -42,6 +42,20 @@ def test_the_script_reads_the_environment(server: FakeServer) -> None:
     assert done.stderr == ""
 
 
+def test_python_dash_m_runs_the_command(server: FakeServer) -> None:
+    # For a Python whose scripts folder is not on PATH: the same command, the same exit codes.
+    done = subprocess.run(
+        [sys.executable, "-m", "leadenrich", "leads", "get", "ld_missing"],
+        env=environment(server),
+        capture_output=True,
+        text=True,
+        timeout=30,
+    )
+    assert done.returncode == 6, done.stderr
+    assert done.stdout == ""
+    assert done.stderr.startswith("leadenrich: error: 404 ")
+
+
 def test_a_shell_pipeline_captures_the_job_id_and_follows_it(server: FakeServer) -> None:
     pipeline = (
         'J=$("$LEADENRICH" enrich --company Acme --domain acme.com) && '
