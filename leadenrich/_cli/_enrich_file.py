@@ -219,40 +219,77 @@ def _read(handle: TextIO, source: Path) -> LeadRows:
     handle.seek(0)
     # Spreadsheets in many locales save "CSV" with semicolons: follow the header row.
     delimiter = max(_DELIMITERS, key=first.count) if first.strip() else ","
-    reader = csv.reader(handle, delimiter=delimiter)
+    # Strict: a quote closed in the middle of a value is an error, not a value guessed at.
+    reader = csv.reader(handle, delimiter=delimiter, strict=True)
+    start = 1  # the line the record being read starts on
     try:
         header = next(reader, None)
         if header is None or not any(cell.strip() for cell in header):
             raise CLIError(
                 f"{source} has no header row: the first row names the columns (company, domain, ...)"
             )
-        columns = [_field_name(cell) for cell in header]
-        absent = [name for name in _REQUIRED if name not in columns]
-        if absent:
-            raise CLIError(
-                f"{source} has no {' or '.join(absent)} column (its columns: {', '.join(header)}); "
-                f"name the columns like the lead fields: {', '.join(LeadIn.model_fields)}"
-            )
+        columns = _columns(header, source)
         rows: list[dict[str, str]] = []
         lines: list[int] = []
+        start = reader.line_num + 1
         for cells in reader:
             if any(cell.strip() for cell in cells):
-                rows.append(_lead(columns, cells))
-                lines.append(reader.line_num)
+                rows.append(_lead(columns, cells, f"{source} line {start}", reader.line_num))
+                lines.append(start)
+            start = reader.line_num + 1
     except csv.Error as exc:
-        raise CLIError(f"{source} line {reader.line_num}: {exc}") from None
+        raise CLIError(f"{source} line {start}: {_unreadable(exc)}") from None
     return LeadRows(rows, lines)
+
+
+def _unreadable(exc: csv.Error) -> str:
+    text = str(exc)
+    if "end of data" in text:
+        return f"a quote opened here is never closed: {_QUOTES}"
+    if "expected after" in text:
+        return f"a value goes on after its closing quote: {_QUOTES}"
+    return text
+
+
+_QUOTES = 'a quoted value ends with its quote, and a quote inside a value is written twice ("")'
+
+
+def _columns(header: Sequence[str], source: Path) -> list[str]:
+    """The lead field each column gives (other columns keep their own names, and are ignored)."""
+    columns = [_field_name(cell) for cell in header]
+    absent = [name for name in _REQUIRED if name not in columns]
+    if absent:
+        raise CLIError(
+            f"{source} has no {' or '.join(absent)} column (its columns: {', '.join(header)}); "
+            f"name the columns like the lead fields: {', '.join(LeadIn.model_fields)}"
+        )
+    for name in _FIELDS.intersection(columns):
+        where = [position for position, column in enumerate(columns, 1) if column == name]
+        if len(where) > 1:
+            named = " and ".join(repr(header[position - 1].strip()) for position in where)
+            raise CLIError(
+                f"{source}: the header gives the lead's {name} in columns "
+                f"{' and '.join(map(str, where))} ({named}): keep one of them"
+            )
+    return columns
 
 
 def _field_name(header: str) -> str:
     return header.strip().lower().replace(" ", "_").replace("-", "_")
 
 
-def _lead(columns: Sequence[str], cells: Sequence[str]) -> dict[str, str]:
+def _lead(columns: Sequence[str], cells: Sequence[str], where: str, last_line: int) -> dict[str, str]:
     lead: dict[str, str] = {}
     for name, cell in zip(columns, cells, strict=False):
         value = cell.strip()
-        if name in _FIELDS and value and name not in lead:
+        if name in _FIELDS and value:
+            if "\n" in value or "\r" in value:
+                # No lead field holds a line break: a quote opened before it was not
+                # closed where it should have been, and swallowed the rows after it.
+                raise CLIError(
+                    f"{where}: the {name} value runs on to line {last_line} ({value.splitlines()[0]!r}...): "
+                    f"a quote there is not closed where it should be; {_QUOTES}"
+                )
             lead[name] = value
     return lead
 

@@ -194,6 +194,36 @@ def test_a_file_of_no_leads(run: Run, server: FakeServer, tmp_path: Path) -> Non
     assert "0 leads" in result.err
 
 
+MISREAD = [
+    pytest.param(
+        'company,domain\nInitech,initech.com\n"Hooli,hooli.com\nGlobex,globex.com\n',
+        "leads.csv line 3: a quote opened here is never closed",
+        id="a quote never closed",
+    ),
+    pytest.param(
+        'company,domain\n"Hooli" Inc,hooli.com\n',
+        "leads.csv line 2: a value goes on after its closing quote",
+        id="a quote closed too soon",
+    ),
+    pytest.param(
+        'company,domain\nHooli,"hooli.com\nGlobex,globex.com"\nInitech,initech.com\n',
+        "leads.csv line 2: the domain value runs on to line 3",
+        id="a quote closed rows later",
+    ),
+    pytest.param(
+        "Company,Domain,company\nHooli,hooli.com,Hooli XYZ\n",
+        "the header gives the lead's company in columns 1 and 3 ('Company' and 'company')",
+        id="a column named twice",
+    ),
+    pytest.param(
+        "company,domain,LinkedIn URL,linkedin_url\nHooli,hooli.com,,\n",
+        "the lead's linkedin_url in columns 3 and 4 ('LinkedIn URL' and 'linkedin_url')",
+        id="a column named twice, spelt two ways",
+    ),
+]
+"""Files the reader would have misread: each names the line or the column, and exits 2."""
+
+
 @pytest.mark.parametrize(
     ("inputs", "output", "message"),
     [
@@ -219,6 +249,28 @@ def test_unusable_files_exit_2_before_sending(
     assert message in result.error
     assert server.state.requests() == []
     assert sorted(p.name for p in tmp_path.iterdir()) == (["leads.csv"] if inputs is not None else [])
+
+
+@pytest.mark.parametrize(("inputs", "message"), MISREAD)
+def test_a_file_that_would_be_misread_exits_2_naming_the_line_or_column(
+    run: Run, server: FakeServer, tmp_path: Path, inputs: str, message: str
+) -> None:
+    out = tmp_path / "out.csv"
+    result = run("enrich-file", write(tmp_path, inputs), "-o", str(out))
+    assert result.code == 2
+    assert message in result.error
+    assert server.state.requests() == []
+    assert not out.exists()
+
+
+def test_columns_of_other_data_may_repeat_and_hold_line_breaks(
+    run: Run, server: FakeServer, tmp_path: Path
+) -> None:
+    # Only the lead's fields are read: a notes column, twice and on two lines, is no error.
+    text = 'company,domain,notes,notes\nHooli,hooli.com,"call back\nafter May",x\n'
+    result = run("enrich-file", write(tmp_path, text), "-o", str(tmp_path / "out.csv"), "--no-estimate")
+    assert result.code == 0, result.err
+    assert [lead.input.company for lead in server.state.leads()] == ["Hooli"]
 
 
 def test_not_utf8_exits_2(run: Run, server: FakeServer, tmp_path: Path) -> None:

@@ -4,10 +4,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from leadenrich.testing import FakeServer
 
 from .conftest import Run
-from .test_enrich_file import read_csv, write
+from .test_enrich_file import MISREAD, read_csv, write
 
 LEADS = (
     "company,domain,email\n"
@@ -139,3 +141,13 @@ def test_max_stored_bounds_the_reading(run: Run, tmp_path: Path) -> None:
         "no stored lead was read: max_stored is 0"
         in run("preview", write(tmp_path, LEADS), "--max-stored", "0").out
     )
+
+
+@pytest.mark.parametrize(("inputs", "message"), MISREAD)
+def test_preview_refuses_what_enrich_file_refuses(
+    run: Run, server: FakeServer, tmp_path: Path, inputs: str, message: str
+) -> None:
+    result = run("preview", write(tmp_path, inputs))
+    assert result.code == 2
+    assert message in result.error
+    assert server.state.requests() == []
