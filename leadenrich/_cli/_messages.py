@@ -12,7 +12,6 @@ __all__ = ["one_line", "options_for_keywords", "redact", "remember_secrets", "sh
 # The SDK's advice speaks Python; on the command line the same advice names the options
 # and commands. Phrases first, then the keyword arguments left in them.
 _CLI_PHRASES = (
-    ("the client sends the key", "leadenrich sends the key"),
     ("check the key given as api_key=", "check the key given with --api-key"),
     (" to the client", ""),
     (

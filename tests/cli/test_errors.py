@@ -24,7 +24,11 @@ def test_a_bad_key_exits_3_without_showing_it(run: Run, server: FakeServer) -> N
     result = run("usage", key=bad)
     assert result.code == 3
     assert "401" in result.error
-    assert "check the key given with --api-key or in LEADENRICH_API_KEY" in result.error
+    assert result.error == (
+        "leadenrich: error: 401 Unauthorized from GET /api/v1/usage: missing or invalid API key; "
+        "check the key given with --api-key or in LEADENRICH_API_KEY: it must be whole, as the "
+        f"dashboard showed it, not revoked, and a key of the service at {server.url}"
+    )
     assert result.out == ""
 
 
