@@ -131,8 +131,13 @@ def test_failed_leads_exit_1_and_keep_their_row(run: Run, server: FakeServer, tm
         == "leadenrich: estimate: 3 leads: 2 to enrich, 1 invalid; at most 2 credits, 1000 left: enough"
     )
     assert summary.startswith("leadenrich: 3 leads: 1 enriched, 2 failed; 1 credit spent")
-    assert error.startswith("leadenrich: error: 2 of 3 leads not enriched, the first on line 2 of ")
-    assert "domain is missing" in error
+    source = tmp_path / "leads.csv"
+    # Advice for each kind: a rerun cannot mend a row, and can retry the 5xx.
+    assert error == (
+        f"leadenrich: error: 2 of 3 leads not enriched (see the error column of {out}), the first "
+        f"on line 2 of {source}: invalid lead: domain is missing; correct the invalid row in "
+        f"{source}, and run the same command again to retry the other 1 lead: nothing is paid twice"
+    )
     rows = read_csv(out)
     assert [row["status"] for row in rows] == ["failed", "enriched", "failed"]
     assert [row["error_type"] for row in rows] == ["InvalidRequestError", "", "InternalServerError"]
@@ -141,6 +146,66 @@ def test_failed_leads_exit_1_and_keep_their_row(run: Run, server: FakeServer, tm
     # The first row failed, yet the enrichment columns sit between the lead and the error.
     columns = list(rows[0])
     assert columns.index("created_at") < columns.index("opportunity_score") < columns.index("error_type")
+
+
+@pytest.mark.parametrize(
+    ("text", "advice"),
+    [
+        pytest.param(
+            "company,domain\nInitech,initech.com\nBroken,\n",
+            "1 of 2 leads not enriched, on line 3 of {source}: invalid lead: domain is missing; "
+            "correct the row in {source}",
+            id="a row refused before sending: mend it",
+        ),
+        pytest.param(
+            "company,domain\nBroken,\nInitech,initech.com\nAlso broken,https://x.io\n",
+            "2 of 3 leads not enriched (see the error column of {out}), the first on line 2 of "
+            "{source}: invalid lead: domain is missing; correct the 2 rows in {source}",
+            id="rows refused before sending: mend them",
+        ),
+        pytest.param(
+            "company,domain\nDoomed,doomed.fail\n",
+            "1 of 1 lead not enriched, on line 2 of {source}: 502 Bad Gateway from POST "
+            "/api/v1/leads/enrich: enrichment_failed: could not enrich doomed.fail: no company data "
+            "was found for this domain; the credit was refunded; run the same command again to "
+            "retry it: nothing is paid twice",
+            id="a 5xx: a rerun may help",
+        ),
+    ],
+)
+def test_the_closing_advice_fits_the_failure(
+    run: Run, server: FakeServer, tmp_path: Path, text: str, advice: str
+) -> None:
+    source, out = write(tmp_path, text), tmp_path / "out.csv"
+    result = run("enrich-file", source, "-o", str(out), "--no-estimate")
+    assert result.code == 1
+    *_, error = result.err.splitlines()
+    assert error == "leadenrich: error: " + advice.format(source=source, out=out)
+
+
+def test_a_refused_account_gets_no_rerun_advice(run: Run, server: FakeServer, tmp_path: Path) -> None:
+    # Without the estimate, the run meets the refusal: its reason says what to do, and the
+    # same command again would only be refused again.
+    out = tmp_path / "out.csv"
+    text = "company,domain\nBroken,\nInitech,initech.com\n"
+    result = run(
+        "enrich-file", write(tmp_path, text), "-o", str(out), "--no-estimate", key="le_live_" + "0" * 32
+    )
+    assert result.code == 3
+    *_, error = result.err.splitlines()
+    # The refusal is named, not the invalid row before it.
+    assert "the first on line 3 of " in error
+    assert error.endswith(f"a key of the service at {server.url}")
+    assert "run the same command again" not in error
+
+
+def test_one_lead_is_one_lead(run: Run, server: FakeServer, tmp_path: Path) -> None:
+    out = tmp_path / "out.csv"
+    result = run("enrich-file", write(tmp_path, "company,domain\nHooli,hooli.com\n"), "-o", str(out))
+    assert result.err.splitlines() == [
+        "leadenrich: estimate: 1 lead: 1 to enrich; at most 1 credit, 1000 left: enough",
+        f"leadenrich: 1 lead: 1 enriched, 0 failed; 1 credit spent; wrote {out}",
+    ]
 
 
 def test_column_order_keeps_each_records_order() -> None:
@@ -157,7 +222,11 @@ def test_max_credits_leaves_the_rest_not_started(run: Run, server: FakeServer, t
     )
     assert result.code == 1
     assert "1 enriched, 0 failed, 2 not started; 1 credit spent" in result.err
-    assert [row["status"] for row in read_csv(out)] == ["enriched", "skipped", "skipped"]
+    rows = read_csv(out)
+    assert [row["status"] for row in rows] == ["enriched", "skipped", "skipped"]
+    # In the command's terms: an option, not a Python keyword.
+    assert rows[1]["error"] == "not started: --max-credits 1 is reached (1 credit spent)"
+    assert result.err.rstrip().endswith("run the same command again to retry them: nothing is paid twice")
     assert server.state.charged("enrichment", key=server.api_key) == 1
 
 
@@ -165,9 +234,12 @@ def test_max_credits_leaves_the_rest_not_started(run: Run, server: FakeServer, t
 def test_a_refused_account_exits_like_a_single_call(
     run: Run, server: FakeServer, tmp_path: Path, tier: Literal["starter", "growth"], quota: int, code: int
 ) -> None:
+    # Without the estimate, which would have stopped it before sending (test_preview.py).
     key = server.add_key(tier, monthly_leads=quota, credits=0)
     out = tmp_path / "out.csv"
-    result = run("enrich-file", write(tmp_path, LEADS), "-o", str(out), "--concurrency", "1", key=key)
+    result = run(
+        "enrich-file", write(tmp_path, LEADS), "-o", str(out), "--concurrency", "1", "--no-estimate", key=key
+    )
     assert result.code == code
     assert {row["status"] for row in read_csv(out)} <= {"failed", "skipped"}
 

@@ -158,7 +158,7 @@ def test_ctrl_c_lets_the_leads_in_flight_finish(make_server: MakeServer, run: Ru
     *notices, interrupted = err.splitlines()
     paid = server.state.charged("enrichment", key=server.api_key)
     assert interrupted == (
-        f"leadenrich: interrupted; wrote {out} with the {paid} of 12 leads finished so far; "
+        f"leadenrich: interrupted; wrote {out} with {paid} of 12 leads finished so far; "
         f"the finished leads are saved in {checkpoint_for(out)}: run the same command again to go on"
     ), err
     # The SDK says it is finishing the leads in flight, unless Ctrl-C landed between two

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import csv
 import re
 import socket
 from collections.abc import Iterator
@@ -163,6 +164,48 @@ def test_an_unreachable_service_exits_7(run: Run, closed_port: int) -> None:
     )
     assert result.code == 7
     assert "before the request was sent" in result.error
+
+
+def test_enrich_file_stops_at_the_first_connection_failure_and_exits_7(
+    run: Run, closed_port: int, tmp_path: Path
+) -> None:
+    # An outage is not 23 failed leads: the run stops, and the exit code says why.
+    source, out = tmp_path / "leads.csv", tmp_path / "out.csv"
+    source.write_text("company,domain\n" + "".join(f"Co{n},co{n}.com\n" for n in range(23)))
+    unreachable = (
+        "--api-key",
+        "k" * 20,
+        "--base-url",
+        f"http://127.0.0.1:{closed_port}",
+        "--max-retries",
+        "0",
+    )
+    estimated = run.bare("enrich-file", str(source), "-o", str(out), *unreachable)
+    assert estimated.code == 7
+    assert estimated.error.startswith(
+        "leadenrich: error: GET /api/v1/usage failed before the request was sent"
+    )
+    assert estimated.error.endswith("; no lead was sent")
+    assert not out.exists()
+    # Without the estimate, the first lead meets the outage.
+    result = run.bare(
+        "enrich-file", str(source), "-o", str(out), *unreachable, "--no-estimate", "--concurrency", "1"
+    )
+    assert result.code == 7
+    summary, error = result.err.splitlines()
+    assert (
+        summary == f"leadenrich: 23 leads: 0 enriched, 1 failed, 22 not started; 0 credits spent; wrote {out}"
+    )
+    assert error.startswith(
+        "leadenrich: error: POST /api/v1/leads/enrich failed before the request was sent: "
+    )
+    assert error.endswith(
+        f"; the run stopped at line 2 of {source}, with 0 of 23 leads enriched: run the same command "
+        "again once the service answers (nothing is paid twice)"
+    )
+    rows = list(csv.DictReader(out.read_text(encoding="utf-8").splitlines()))
+    assert [row["status"] for row in rows] == ["failed"] + ["skipped"] * 22
+    assert rows[0]["error_type"] == "APIConnectionError"
 
 
 def test_a_silent_service_exits_7(run: Run, silent_port: int) -> None:
