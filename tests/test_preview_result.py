@@ -115,8 +115,7 @@ def test_progress_of_the_reading(capsys: pytest.CaptureFixture[str]) -> None:
     bar.update(250)
     bar.close()
     err = capsys.readouterr().err
-    assert "reading stored leads" in err
-    assert "250" in err
+    assert "stored leads: 250 read [" in err
 
 
 def test_how_far_back_when_nothing_was_read() -> None:
