@@ -41,6 +41,7 @@ from ._errors import (
     status_error,
 )
 from ._logs import log_failure, log_request, log_response, logger, setup_from_environment
+from ._loop_pools import LoopPools
 from ._polling import CutShort, JobDurations
 from ._ratelimit import Pacer, RateLimits
 from ._response import APIResponse
@@ -429,6 +430,14 @@ class AsyncAPIClient(_BaseClient[httpx.AsyncClient]):
 
     _http_class = httpx.AsyncClient
 
+    def _share(self) -> None:
+        # A pool the client made is one per event loop; one given to it is used as it is.
+        self._pools = (
+            LoopPools(self._http, functools.partial(httpx.AsyncClient, verify=shared_tls()))
+            if self._owns_http
+            else None
+        )
+
     async def _request(self, call: Call[T], deadline: Deadline | None = None) -> T:
         return parse_response(call, (await self._exchange(call, deadline))[0])
 
@@ -469,13 +478,14 @@ class AsyncAPIClient(_BaseClient[httpx.AsyncClient]):
             slots.release()
 
     async def _attempt(self, call: Call[Any], deadline: Deadline | None) -> httpx.Response:
-        request = build_request(self._http, self._options, call)
+        http = self._http if self._pools is None else await self._pools.current()
+        request = build_request(http, self._options, call)
         if (delay := await self._apace_delay(call, deadline)) > 0:
             await self.clock.asleep(delay)
         if call.before_send is not None:
             call.before_send()
         try:
-            response = await self._http.send(request)
+            response = await http.send(request)
         except httpx.RequestError as exc:
             raise connection_error(exc, request) from exc
         return check_status(response, self._options)
@@ -504,8 +514,8 @@ class AsyncAPIClient(_BaseClient[httpx.AsyncClient]):
             >>> client = AsyncLeadEnrich()  # doctest: +SKIP
             >>> await client.aclose()  # doctest: +SKIP
         """
-        if self._owns_http:
-            await self._http.aclose()
+        if self._owns_http and self._pools is not None:
+            await self._pools.aclose()
         if self._owns_pacer and self._pacer is not None:
             await self._pacer.aclose()
 
