@@ -8,9 +8,10 @@ from __future__ import annotations
 
 import functools
 import logging
-from collections.abc import AsyncGenerator, Generator, Mapping
+from collections.abc import AsyncGenerator, Callable, Generator, Mapping
 from contextlib import asynccontextmanager, contextmanager
 from functools import cached_property
+from types import FunctionType
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 import httpx
@@ -190,6 +191,13 @@ class _BaseClient(Generic[_HttpClient]):
         self._durations = JobDurations()
         self._share()
 
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        # Python names the constructor's function when it refuses an argument
+        # ("_BaseClient.__init__() got an unexpected keyword argument 'default_query'"):
+        # each client class gets the one constructor under its own name instead.
+        type.__setattr__(cls, "__init__", _constructor_of(cls))
+
     def _share(self) -> None:
         """Make the rest of what the client shares with its copies (a subclass adds to it)."""
 
@@ -308,6 +316,17 @@ class _BaseClient(Generic[_HttpClient]):
 
     def _new_run(self, call: Call[Any], deadline: Deadline | None) -> RetryRun:
         return RetryRun(self._options.retry, call, deadline)
+
+
+def _constructor_of(cls: type) -> Callable[..., None]:
+    """`_BaseClient.__init__`, as `cls.__init__`: the same code, defaults and signature."""
+    init: FunctionType = vars(_BaseClient)["__init__"]
+    named = FunctionType(init.__code__, init.__globals__, init.__name__, init.__defaults__, init.__closure__)
+    named.__kwdefaults__ = init.__kwdefaults__
+    named.__annotations__ = init.__annotations__
+    named.__doc__ = init.__doc__
+    named.__qualname__ = f"{cls.__qualname__}.__init__"
+    return named
 
 
 def _new_pacer(options: ClientOptions) -> Pacer | None:
