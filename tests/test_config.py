@@ -162,10 +162,11 @@ def test_injected_sync_client_is_used_and_not_closed(api: respx.MockRouter) -> N
 
 
 async def test_injected_async_client_is_used_and_not_closed(api: respx.MockRouter) -> None:
-    api.get("/usage").respond(200, json=USAGE)
-    http = httpx.AsyncClient()
+    route = api.get("/usage").respond(200, json=USAGE)
+    http = httpx.AsyncClient(headers={"X-Proxy-Token": "p"})
     async with AsyncLeadEnrich(KEY, base_url=BASE, http_client=http) as client:
         await client.usage()
+    assert route.calls.last.request.headers["x-proxy-token"] == "p"
     assert not http.is_closed
     await http.aclose()
 
