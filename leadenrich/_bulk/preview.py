@@ -239,7 +239,7 @@ class BulkPreview:
         """
         if self.enough:
             return "enough"
-        return f"not enough: {self.fits} of {self.new} leads to enrich fit"
+        return f"not enough: {self.fits} of {plural(self.new, 'lead')} to enrich fit"
 
     def summary(self) -> str:
         """The preview in one line: the rows, the credits at most and left, the verdict.
