@@ -131,9 +131,9 @@ class Pacer:
 
     Reservations happen under a thread lock and the waiting outside it, so the same pacer
     serves threads and asyncio tasks alike. Slots are a thread semaphore for the sync
-    client and an asyncio one per event loop, made on first use, for the async client. With a shared
-    budget, windows and slots are kept in Redis, and the local ones serve while Redis
-    does not answer.
+    client and an asyncio one per event loop, made on first use, for the async client.
+    With a shared budget, windows and slots are kept in Redis, and the local ones serve
+    while Redis does not answer.
     """
 
     def __init__(self, limits: RateLimits, clock: ServiceClock, api_key: str = "") -> None:

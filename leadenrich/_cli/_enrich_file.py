@@ -429,17 +429,16 @@ def _refusal(problems: list[BulkOutcome]) -> tuple[BulkOutcome, ExitCode] | None
 
 
 def _advice(problems: list[BulkOutcome], source: Path) -> str:
+    """Rows refused before sending want mending; the others, another run."""
     invalid = sum(1 for outcome in problems if isinstance(outcome.error, _INVALID))
     others = len(problems) - invalid
-    fix = "the row" if invalid == 1 else f"the {invalid} rows"
     if not others:
-        return f"; correct {fix} in {source}"
-    again = f"run the same command again to retry {'it' if others == 1 else 'them'}: {_NOTHING_TWICE}"
+        return f"; correct {'the row' if invalid == 1 else f'the {invalid} rows'} in {source}"
     if not invalid:
-        return f"; {again}"
-    fix = "the invalid row" if invalid == 1 else f"the {invalid} invalid rows"
+        return f"; run the same command again to retry {'it' if others == 1 else 'them'}: {_NOTHING_TWICE}"
+    rows = "the invalid row" if invalid == 1 else f"the {invalid} invalid rows"
     return (
-        f"; correct {fix} in {source}, and run the same command again to retry the other "
+        f"; correct {rows} in {source}, and run the same command again to retry the other "
         f"{plural(others, 'lead')}: {_NOTHING_TWICE}"
     )
 
