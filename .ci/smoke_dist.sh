@@ -20,4 +20,5 @@ assert (pathlib.Path(leadenrich.__file__).parent / 'py.typed').exists()
 print('smoke ok:', pathlib.Path('$artifact').name, leadenrich.__version__)
 ")
   "$venv/bin/leadenrich" --help >/dev/null
+  (cd "$work" && "$venv/bin/python" -m leadenrich --version >/dev/null)
 done

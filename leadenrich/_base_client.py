@@ -8,9 +8,10 @@ from __future__ import annotations
 
 import functools
 import logging
-from collections.abc import AsyncGenerator, Generator, Mapping
+from collections.abc import AsyncGenerator, Callable, Generator, Mapping
 from contextlib import asynccontextmanager, contextmanager
 from functools import cached_property
+from types import FunctionType
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 import httpx
@@ -41,6 +42,7 @@ from ._errors import (
     status_error,
 )
 from ._logs import log_failure, log_request, log_response, logger, setup_from_environment
+from ._loop_pools import LoopPools
 from ._polling import CutShort, JobDurations
 from ._ratelimit import Pacer, RateLimits
 from ._response import APIResponse
@@ -189,6 +191,13 @@ class _BaseClient(Generic[_HttpClient]):
         self._durations = JobDurations()
         self._share()
 
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        # Python names the constructor's function when it refuses an argument
+        # ("_BaseClient.__init__() got an unexpected keyword argument 'default_query'"):
+        # each client class gets the one constructor under its own name instead.
+        type.__setattr__(cls, "__init__", _constructor_of(cls))
+
     def _share(self) -> None:
         """Make the rest of what the client shares with its copies (a subclass adds to it)."""
 
@@ -307,6 +316,17 @@ class _BaseClient(Generic[_HttpClient]):
 
     def _new_run(self, call: Call[Any], deadline: Deadline | None) -> RetryRun:
         return RetryRun(self._options.retry, call, deadline)
+
+
+def _constructor_of(cls: type) -> Callable[..., None]:
+    """`_BaseClient.__init__`, as `cls.__init__`: the same code, defaults and signature."""
+    init: FunctionType = vars(_BaseClient)["__init__"]
+    named = FunctionType(init.__code__, init.__globals__, init.__name__, init.__defaults__, init.__closure__)
+    named.__kwdefaults__ = init.__kwdefaults__
+    named.__annotations__ = init.__annotations__
+    named.__doc__ = init.__doc__
+    named.__qualname__ = f"{cls.__qualname__}.__init__"
+    return named
 
 
 def _new_pacer(options: ClientOptions) -> Pacer | None:
@@ -429,6 +449,14 @@ class AsyncAPIClient(_BaseClient[httpx.AsyncClient]):
 
     _http_class = httpx.AsyncClient
 
+    def _share(self) -> None:
+        # A pool the client made is one per event loop; one given to it is used as it is.
+        self._pools = (
+            LoopPools(self._http, functools.partial(httpx.AsyncClient, verify=shared_tls()))
+            if self._owns_http
+            else None
+        )
+
     async def _request(self, call: Call[T], deadline: Deadline | None = None) -> T:
         return parse_response(call, (await self._exchange(call, deadline))[0])
 
@@ -469,13 +497,14 @@ class AsyncAPIClient(_BaseClient[httpx.AsyncClient]):
             slots.release()
 
     async def _attempt(self, call: Call[Any], deadline: Deadline | None) -> httpx.Response:
-        request = build_request(self._http, self._options, call)
+        http = self._http if self._pools is None else await self._pools.current()
+        request = build_request(http, self._options, call)
         if (delay := await self._apace_delay(call, deadline)) > 0:
             await self.clock.asleep(delay)
         if call.before_send is not None:
             call.before_send()
         try:
-            response = await self._http.send(request)
+            response = await http.send(request)
         except httpx.RequestError as exc:
             raise connection_error(exc, request) from exc
         return check_status(response, self._options)
@@ -504,8 +533,8 @@ class AsyncAPIClient(_BaseClient[httpx.AsyncClient]):
             >>> client = AsyncLeadEnrich()  # doctest: +SKIP
             >>> await client.aclose()  # doctest: +SKIP
         """
-        if self._owns_http:
-            await self._http.aclose()
+        if self._owns_http and self._pools is not None:
+            await self._pools.aclose()
         if self._owns_pacer and self._pacer is not None:
             await self._pacer.aclose()
 

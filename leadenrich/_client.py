@@ -136,7 +136,9 @@ class AsyncLeadEnrich(AsyncAPIClient):
     the methods awaitable, and `http_client` an `httpx.AsyncClient`.
 
     Close it with `await client.aclose()` or `async with`; it is never closed from a
-    finalizer, so no "event loop is closed" errors at exit.
+    finalizer, so no "event loop is closed" errors at exit. One client serves one
+    `asyncio.run()` after another: each event loop gets a connection pool of its own,
+    closed as the loop ends (a pool given as `http_client` is used as it is).
 
     Examples:
         >>> from leadenrich import AsyncLeadEnrich
@@ -145,6 +147,7 @@ class AsyncLeadEnrich(AsyncAPIClient):
     """
 
     def _share(self) -> None:
+        super()._share()
         self._bulk_iterations = AsyncOpenIterations()
 
     @cached_property

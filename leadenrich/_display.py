@@ -10,10 +10,24 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, cast
 
-__all__ = ["REPR_VALUE_LIMIT", "Shown", "brief", "html_table", "html_tags", "html_text", "shorten"]
+__all__ = [
+    "REPR_VALUE_LIMIT",
+    "Shown",
+    "brief",
+    "html_table",
+    "html_tags",
+    "html_text",
+    "plural",
+    "shorten",
+]
 
 REPR_VALUE_LIMIT = 100
 """The longest any one value of a repr may be, in characters."""
+
+
+def plural(count: int, noun: str) -> str:
+    """`1 lead`, `2 leads`."""
+    return f"{count} {noun}{'' if count == 1 else 's'}"
 
 
 class Shown:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 from typing import TYPE_CHECKING, Any, cast
 
 import httpx
@@ -316,15 +317,17 @@ _STATUS_ERRORS: dict[int, type[APIStatusError]] = {
     429: RateLimitError,
 }
 
-# What to do, for an SDK user. The service's 401 speaks of Bearer tokens, which the SDK
-# sends for you, so its hint always helps; the 402 and 403 details already say what to
-# do, so theirs stand in only for a missing detail (a proxy's HTML page).
+# What to do, for an SDK user. A 401's detail tells how to send the key, which the SDK
+# does for every request: that advice is left out of the message, and the hint says
+# what can be wrong with the key itself. The 402 and 403 details already say what to do,
+# so theirs stand in only for a missing detail (a proxy's HTML page).
 _HINTS: dict[int, str] = {
     401: (
-        "the client sends the key as a Bearer token for you: check the key given as api_key= "
-        "or in LEADENRICH_API_KEY"
+        "check the key given as api_key= or in LEADENRICH_API_KEY: it must be whole, as the "
+        "dashboard showed it, not revoked, and a key of the service at {origin}"
     )
 }
+_SENDING_ADVICE = re.compile(r"\b(?:pass|send|use|provide|include)\b.*\bbearer\b", re.IGNORECASE)
 _FALLBACK_HINTS: dict[int, str] = {
     402: "the monthly quota or the credits are spent; client.usage() shows which",
     403: "API access needs a Growth, Scale or Enterprise plan",
@@ -341,15 +344,26 @@ def status_error(response: httpx.Response, *, secret: str | None = None) -> APIS
     cls = _STATUS_ERRORS.get(code) or (InternalServerError if code >= 500 else APIStatusError)
     summary = _summarize(detail, body)
     request = response.request
+    if code == 401 and isinstance(detail, str):
+        summary = _without_sending_advice(detail)
     message = (
         f"{code} {response.reason_phrase or 'error'} from {request.method} {request.url.path}: {summary}"
     )
     hint = _HINTS.get(code) or (_FALLBACK_HINTS.get(code) if not isinstance(detail, str) else None)
     if hint:
-        message = f"{message.rstrip().rstrip('.')}; {hint}"
+        origin = f"{request.url.scheme}://{request.url.netloc.decode()}"
+        message = f"{message.rstrip().rstrip('.')}; {hint.format(origin=origin)}"
     if secret:
         message = message.replace(secret, "***")
     return cls(message, response=response, body=body, detail=detail)
+
+
+def _without_sending_advice(detail: str) -> str:
+    """A 401's detail cut where it starts telling how to send the key (as a Bearer token):
+    the SDK does so, and that advice would tell its user otherwise."""
+    clauses = re.split(r"(?<=[:;.])\s+", detail.strip())
+    advice = next((at for at, clause in enumerate(clauses) if _SENDING_ADVICE.search(clause)), len(clauses))
+    return " ".join(clauses[:advice]).rstrip(":;. ") or "the API key was refused"
 
 
 def _decode(response: httpx.Response) -> tuple[Any, Any]:

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import asyncio
 import threading
+import weakref
 from collections import deque
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal, Protocol
@@ -129,9 +131,9 @@ class Pacer:
 
     Reservations happen under a thread lock and the waiting outside it, so the same pacer
     serves threads and asyncio tasks alike. Slots are a thread semaphore for the sync
-    client and an asyncio one, made on first use, for the async client. With a shared
-    budget, windows and slots are kept in Redis, and the local ones serve while Redis
-    does not answer.
+    client and an asyncio one per event loop, made on first use, for the async client.
+    With a shared budget, windows and slots are kept in Redis, and the local ones serve
+    while Redis does not answer.
     """
 
     def __init__(self, limits: RateLimits, clock: ServiceClock, api_key: str = "") -> None:
@@ -159,7 +161,12 @@ class Pacer:
             )
             if budget.enrichment_slots:
                 self.slots = SharedSlots(self._shared)
-        self._async_slots: AsyncSlots | None = None
+        # asyncio's semaphores belong to one event loop: a client used from a second
+        # asyncio.run() gets slots of its own there (the first loop's are all free by then).
+        self._loop_slots: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, AsyncSlots] = (
+            weakref.WeakKeyDictionary()
+        )
+        self._lock = threading.Lock()
 
     @property
     def shares_slots(self) -> bool:
@@ -168,17 +175,20 @@ class Pacer:
 
     @property
     def async_slots(self) -> AsyncSlots:
-        """The enrichment slots of an async client."""
-        if self._async_slots is None:
-            if self._shared is not None and self.shares_slots:
-                from ._redis_pacing import AsyncSharedSlots
+        """The enrichment slots of an async client, in the running event loop."""
+        loop = asyncio.get_running_loop()
+        with self._lock:
+            slots = self._loop_slots.get(loop)
+            if slots is None:
+                slots = self._loop_slots[loop] = self._new_async_slots()
+        return slots
 
-                self._async_slots = AsyncSharedSlots(self._shared)
-            else:
-                import asyncio
+    def _new_async_slots(self) -> AsyncSlots:
+        if self._shared is not None and self.shares_slots:
+            from ._redis_pacing import AsyncSharedSlots
 
-                self._async_slots = asyncio.Semaphore(self.limits.concurrent_enrichments)
-        return self._async_slots
+            return AsyncSharedSlots(self._shared)
+        return asyncio.Semaphore(self.limits.concurrent_enrichments)
 
     def close(self) -> None:
         """Close the connections to a shared budget's Redis, if any."""

@@ -5,6 +5,7 @@ What they drive is in `_redis_pacing.py`, imported only when a client is given o
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Literal
 from urllib.parse import urlsplit, urlunsplit
@@ -91,8 +92,9 @@ def as_shared_budget(value: SharedBudget | str | None) -> SharedBudget | None:
 
 def masked_url(url: str) -> str:
     parts = urlsplit(url)
-    if parts.password is None:
-        return url
-    user = parts.username or ""
-    host = parts.netloc.rpartition("@")[2]
-    return urlunsplit(parts._replace(netloc=f"{user}:***@{host}"))
+    if parts.password is not None:
+        user = parts.username or ""
+        host = parts.netloc.rpartition("@")[2]
+        url = urlunsplit(parts._replace(netloc=f"{user}:***@{host}"))
+    # redis-py reads a password from the query too (`redis://host/0?password=...`).
+    return re.sub(r"(?i)([?&]password=)[^&#]*", r"\1***", url)

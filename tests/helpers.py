@@ -5,12 +5,16 @@ from __future__ import annotations
 
 import inspect
 import json
+import os
+import shutil
+import sys
 from collections.abc import AsyncIterable, Callable, Iterable
 from datetime import datetime, timedelta
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
 import httpx
+import pytest
 
 from leadenrich import JobOut, MobileFindOut
 from leadenrich.testing import FakeServer
@@ -18,6 +22,23 @@ from leadenrich.testing import FakeServer
 QUICK: dict[str, Any] = {"enrichment_seconds": (4.0, 8.0), "mobile_lookup_seconds": (2.0, 6.0)}
 """Enrichments of 20-40 ms and lookups of 10-30 ms at the default scale, 5x shorter than the
 service's: most tests only wait them out. Tests of timing pass their own."""
+
+
+def missing(what: str) -> NoReturn:
+    """Skip the test for want of something the dev extra brings; in CI (`CI=true`) fail it
+    instead: a test that cannot run there must not vanish from the run unseen."""
+    if os.environ.get("CI", "").lower() in ("1", "true", "yes"):
+        pytest.fail(what, pytrace=False)
+    pytest.skip(what)
+
+
+def installed(name: str) -> str:
+    """The path of a command this Python installed (a console script, pyright, mypy)."""
+    found = shutil.which(name, path=str(Path(sys.executable).parent))
+    if found is None:
+        missing(f"{name} is not installed beside {sys.executable}: pip install -e '.[dev]'")
+    return found
+
 
 MakeServer = Callable[..., FakeServer]
 """The `make_server` fixture: a started FakeServer with QUICK timings and the given settings."""

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import inspect
+
 import httpx
 import pytest
 import respx
@@ -66,6 +68,29 @@ def test_bad_settings_are_explained(kwargs: dict[str, object], message: str) -> 
     settings: dict[str, object] = {"base_url": BASE, **kwargs}
     with pytest.raises((LeadEnrichError, TypeError), match=message):
         LeadEnrich(KEY, **settings)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("cls", CLIENTS)
+@pytest.mark.parametrize("keyword", ["default_query", "max_retry", "organization", "proxies"])
+def test_an_unknown_keyword_names_the_public_class(cls: type[LeadEnrich], keyword: str) -> None:
+    # Not "_BaseClient.__init__() got ...": the class the user wrote.
+    with pytest.raises(TypeError) as caught:
+        cls(KEY, base_url=BASE, **{keyword: 1})  # pyright: ignore[reportArgumentType]
+    assert str(caught.value).startswith(
+        f"{cls.__name__}.__init__() got an unexpected keyword argument '{keyword}'"
+    )
+    with pytest.raises(TypeError, match=rf"^{cls.__name__}\.__init__\(\) takes from 1 to 2 positional"):
+        cls(KEY, BASE)  # type: ignore[misc]
+
+
+def test_a_subclass_is_named_too() -> None:
+    class MyClient(LeadEnrich):
+        pass
+
+    with pytest.raises(TypeError, match=r"^test_a_subclass_is_named_too.<locals>.MyClient.__init__\(\) got"):
+        MyClient(KEY, base_url=BASE, default_query={})  # type: ignore[call-arg]
+    assert inspect.signature(MyClient) == inspect.signature(LeadEnrich)
+    assert MyClient(KEY, base_url=BASE, max_retries=4).max_retries == 4
 
 
 def test_key_with_inner_whitespace_is_rejected_without_echoing_it() -> None:
@@ -137,10 +162,11 @@ def test_injected_sync_client_is_used_and_not_closed(api: respx.MockRouter) -> N
 
 
 async def test_injected_async_client_is_used_and_not_closed(api: respx.MockRouter) -> None:
-    api.get("/usage").respond(200, json=USAGE)
-    http = httpx.AsyncClient()
+    route = api.get("/usage").respond(200, json=USAGE)
+    http = httpx.AsyncClient(headers={"X-Proxy-Token": "p"})
     async with AsyncLeadEnrich(KEY, base_url=BASE, http_client=http) as client:
         await client.usage()
+    assert route.calls.last.request.headers["x-proxy-token"] == "p"
     assert not http.is_closed
     await http.aclose()
 

@@ -31,7 +31,7 @@ pytestmark = pytest.mark.anyio
 @pytest.mark.parametrize(
     ("status", "detail", "error_type"),
     [
-        (401, "Pass your API key as a Bearer token", AuthenticationError),
+        (401, "Invalid API key", AuthenticationError),
         (402, "Monthly lead limit reached; buy a credit pack", QuotaExceededError),
         (403, "Your plan does not include API access", PermissionDeniedError),
         (404, "Lead not found", NotFoundError),
@@ -61,9 +61,9 @@ async def test_status_maps_to_error(
     [
         (
             401,
-            {"detail": "Pass your API key as a Bearer token"},
-            "; the client sends the key as a Bearer token for you: check the key given as api_key= "
-            "or in LEADENRICH_API_KEY",
+            {"detail": "Invalid API key"},
+            "Invalid API key; check the key given as api_key= or in LEADENRICH_API_KEY: it must be "
+            "whole, as the dashboard showed it, not revoked, and a key of the service at https://api.test",
         ),
         (402, {"detail": "Monthly lead limit reached; buy a credit pack"}, None),
         (403, {"detail": "Your plan does not include API access"}, None),
@@ -90,6 +90,34 @@ async def test_a_hint_says_what_the_detail_does_not(
         assert message.endswith(body["detail"]), "the service's detail already says what to do"
     else:
         assert message.endswith(hint)
+
+
+@pytest.mark.parametrize(
+    ("detail", "said"),
+    [
+        (
+            "missing or invalid API key: pass your key as a Bearer token in the Authorization header "
+            "(Authorization: Bearer <API_KEY>)",
+            "missing or invalid API key",
+        ),
+        ("Invalid API key; pass it as a Bearer token.", "Invalid API key"),
+        ("Pass your API key as a Bearer token", "the API key was refused"),
+    ],
+)
+async def test_a_401_says_what_to_check_not_how_to_send_the_key(
+    client: Any, api: respx.MockRouter, detail: str, said: str
+) -> None:
+    # The service tells its callers to send the key as a Bearer token, which the SDK does:
+    # repeated to an SDK user, that advice contradicts the SDK's own.
+    api.get("/usage").respond(401, json={"detail": detail})
+    with pytest.raises(AuthenticationError) as caught:
+        await call(client.usage())
+    assert str(caught.value) == (
+        f"401 Unauthorized from GET /api/v1/usage: {said}; check the key given as api_key= or in "
+        "LEADENRICH_API_KEY: it must be whole, as the dashboard showed it, not revoked, and a key "
+        "of the service at https://api.test"
+    )
+    assert caught.value.detail == detail  # the service's own words, whole
 
 
 async def test_422_lists_the_errors(client: Any, api: respx.MockRouter) -> None:

@@ -67,6 +67,15 @@ def test_not_enough_says_how_many_fit(limit: int, used: int, left: int, fits: in
     assert "not the whole listing" in preview.looked_back()
 
 
+def test_one_lead_to_enrich_is_one_lead() -> None:
+    preview = BulkPreview([PreviewRow(0, lead(0), "new")], usage(10, 10))
+    assert preview.verdict == "not enough: 0 of 1 lead to enrich fit"
+    assert (
+        preview.summary()
+        == "1 lead: 1 to enrich; at most 1 credit, 0 left: not enough: 0 of 1 lead to enrich fit"
+    )
+
+
 def test_no_limit_is_enough() -> None:
     preview = make(None)
     assert (preview.credits_left, preview.enough, preview.fits) == (None, True, 2)
@@ -115,8 +124,7 @@ def test_progress_of_the_reading(capsys: pytest.CaptureFixture[str]) -> None:
     bar.update(250)
     bar.close()
     err = capsys.readouterr().err
-    assert "reading stored leads" in err
-    assert "250" in err
+    assert "stored leads: 250 read [" in err
 
 
 def test_how_far_back_when_nothing_was_read() -> None:

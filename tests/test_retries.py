@@ -285,7 +285,22 @@ async def test_backoff_grows_exponentially(
     assert route.call_count == 6
     assert caught.value.attempts == 6
     ceilings = [0.5, 1.0, 2.0, 4.0, 8.0]
-    assert all(c / 2 <= s <= c for s, c in zip(sleeps, ceilings, strict=False)), sleeps
+    assert len(sleeps) == len(ceilings)
+    assert all(c / 2 <= s <= c for s, c in zip(sleeps, ceilings, strict=True)), sleeps
+
+
+@pytest.mark.parametrize("cls", [LeadEnrich, AsyncLeadEnrich])
+async def test_backoff_stops_growing_at_8_seconds(
+    api: respx.MockRouter, sleeps: list[float], clock: ManualClock, cls: Any
+) -> None:
+    # docs/retries.md: at most 8 s. Uncapped, the 6th to 9th waits would be 8-16 s, 16-32 s,
+    # 32-64 s and 64-128 s.
+    api.get("/usage").respond(503)
+    client = cls(KEY, clock=clock, base_url=BASE, max_retries=9, rate_limits=None)
+    with pytest.raises(InternalServerError):
+        await call(client.usage())
+    assert len(sleeps) == 9
+    assert all(4.0 <= wait <= 8.0 for wait in sleeps[4:]), sleeps
 
 
 @pytest.mark.parametrize("cls", [LeadEnrich, AsyncLeadEnrich])
@@ -293,7 +308,8 @@ async def test_max_retries_zero_surfaces_at_once(
     api: respx.MockRouter, sleeps: list[float], clock: ManualClock, cls: Any
 ) -> None:
     route = api.get("/usage").respond(429, json=UPSTREAM, headers={"Retry-After": "2"})
-    client = cls(KEY, base_url=BASE, max_retries=0, rate_limits=None)
+    # On the clock: a wait of any length is recorded in `sleeps`, so "at once" is exact.
+    client = cls(KEY, base_url=BASE, max_retries=0, rate_limits=None, clock=clock)
     with pytest.raises(RateLimitError) as caught:
         await call(client.usage())
     assert route.call_count == 1

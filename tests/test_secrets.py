@@ -6,17 +6,20 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import socket
 import traceback
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
+import respx
 
-from leadenrich import AsyncLeadEnrich, LeadEnrich, LeadEnrichError, RateLimits, ServiceClock
+from leadenrich import AsyncLeadEnrich, LeadEnrich, LeadEnrichError, RateLimits, ServiceClock, SharedBudget
 from leadenrich.testing import FakeServer
-from tests.helpers import lead_out
+from tests.helpers import USAGE, lead_out
 
 SCALE = 0.005
 CLOCK = ServiceClock(SCALE)
@@ -245,3 +248,45 @@ def test_a_key_the_service_echoes_back_is_masked(logs: pytest.LogCaptureFixture)
     assert len(errors.texts) == 3
     assert_nowhere([key], *errors.texts, logs.text)
     assert all("***" in text for text in errors.texts)
+
+
+@pytest.fixture
+def closed_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+@pytest.mark.parametrize(
+    "url",
+    [
+        "redis://:hunter2@127.0.0.1:{port}/0",
+        "redis://ops:hunter2@127.0.0.1:{port}/0",
+        # redis-py reads a password from the query as well.
+        "redis://127.0.0.1:{port}/0?db=0&password=hunter2",
+        "rediss://ops:hunter2@127.0.0.1:{port}/0?password=hunter2",
+    ],
+)
+def test_a_redis_password_is_in_no_repr_log_record_or_error(
+    url: str, closed_port: int, logs: pytest.LogCaptureFixture
+) -> None:
+    # docs/scaling.md: "never in a repr or a log record". Redis is away: the local budget
+    # logs a warning and goes on, the "raise" budget raises; each names the URL.
+    address = url.format(port=closed_port)
+    local = SharedBudget(address, timeout=0.2, recheck=3600)
+    limits = RateLimits(shared=local)
+    with respx.mock(base_url="https://api.test/api/v1") as api:
+        api.get("/usage").respond(200, json=USAGE)
+        with LeadEnrich("le_live_" + "k" * 32, base_url="https://api.test", rate_limits=limits) as client:
+            client.usage()
+            shown = [repr(local), repr(limits), repr(client.rate_limits), str(limits)]
+        (warning,) = [r.getMessage() for r in logs.records if r.levelno >= logging.WARNING]
+        assert "did not answer" in warning
+        with pytest.raises(LeadEnrichError, match="did not answer") as raised:
+            LeadEnrich(
+                "le_live_" + "k" * 32,
+                base_url="https://api.test",
+                rate_limits=RateLimits(shared=replace(local, on_failure="raise")),
+            ).usage()
+    assert_nowhere(["hunter2"], *shown, warning, text_of(raised.value), logs.text)
+    assert all("***" in text for text in [*shown, warning, str(raised.value)])

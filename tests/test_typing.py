@@ -7,7 +7,6 @@ run with unused ignores reported, so a mark on a line that is no longer an error
 from __future__ import annotations
 
 import json
-import shutil
 import subprocess
 import sys
 from dataclasses import dataclass
@@ -15,17 +14,12 @@ from pathlib import Path
 
 import pytest
 
+from tests.helpers import installed
+
 HERE = Path(__file__).parent / "typing_checks"
 ROOT = Path(__file__).parent.parent
 MARKED = HERE / "input_types.py"
 FIXED = "input_types_fixed.py"
-
-
-def checker(name: str) -> str:
-    found = shutil.which(name, path=str(Path(sys.executable).parent))
-    if found is None:
-        pytest.skip(f"{name} is not installed (pip install -e '.[dev]')")
-    return found
 
 
 @dataclass(frozen=True)
@@ -40,7 +34,15 @@ class Checked:
 def run_pyright(files: list[Path]) -> dict[str, list[str]]:
     config = str(HERE / "pyrightconfig.json")
     done = subprocess.run(
-        [checker("pyright"), "-p", config, "--pythonpath", sys.executable, "--outputjson", *map(str, files)],
+        [
+            installed("pyright"),
+            "-p",
+            config,
+            "--pythonpath",
+            sys.executable,
+            "--outputjson",
+            *map(str, files),
+        ],
         capture_output=True,
         text=True,
         cwd=ROOT,
@@ -62,7 +64,7 @@ def run_pyright(files: list[Path]) -> dict[str, list[str]]:
 def run_mypy(files: list[Path]) -> dict[str, list[str]]:
     config = str(ROOT / "pyproject.toml")
     done = subprocess.run(
-        [checker("mypy"), "--strict", "--warn-unused-ignores", "--config-file", config, *map(str, files)],
+        [installed("mypy"), "--strict", "--warn-unused-ignores", "--config-file", config, *map(str, files)],
         capture_output=True,
         text=True,
         cwd=ROOT,

@@ -16,6 +16,7 @@ from datetime import datetime, timezone
 from typing import TYPE_CHECKING, Any, Literal
 
 from .. import _lazy_models
+from .._display import plural
 from .._endpoints import Call, list_leads
 from .._endpoints import usage as usage_call
 from .._errors import InvalidRequestError
@@ -238,7 +239,7 @@ class BulkPreview:
         """
         if self.enough:
             return "enough"
-        return f"not enough: {self.fits} of {self.new} leads to enrich fit"
+        return f"not enough: {self.fits} of {plural(self.new, 'lead')} to enrich fit"
 
     def summary(self) -> str:
         """The preview in one line: the rows, the credits at most and left, the verdict.
@@ -257,10 +258,10 @@ class BulkPreview:
             if count:
                 parts.append(f"{count} {label}")
         left = self.credits_left
-        credits = _plural(self.credits_at_most, "credit")
+        credits = plural(self.credits_at_most, "credit")
         balance = "no limit" if left is None else f"{left} left"
         return (
-            f"{_plural(len(self), 'lead')}: {', '.join(parts)}; at most {credits}, {balance}: {self.verdict}"
+            f"{plural(len(self), 'lead')}: {', '.join(parts)}; at most {credits}, {balance}: {self.verdict}"
         )
 
     def looked_back(self) -> str:
@@ -284,8 +285,8 @@ class BulkPreview:
             )
         since = f", back to {self.stored_since.date().isoformat()}" if self.stored_since else ""
         if self.listing_complete:
-            return f"read all {_plural(self.stored_read, 'stored lead')}{since}"
-        return f"read the first {_plural(self.stored_read, 'stored lead')}{since}, not the whole listing"
+            return f"read all {plural(self.stored_read, 'stored lead')}{since}"
+        return f"read the first {plural(self.stored_read, 'stored lead')}{since}, not the whole listing"
 
     def to_records(self) -> list[dict[str, Any]]:
         """One flat dict per row: position, status, the input, and what the row may cost.
@@ -352,7 +353,7 @@ class BulkPreview:
         )
         colour = "green" if self.enough else "#b00"
         return (
-            f"<div><strong>BulkPreview of {_plural(len(self), 'lead')}</strong>: "
+            f"<div><strong>BulkPreview of {plural(len(self), 'lead')}</strong>: "
             f"<span style='color:{colour}'>{html.escape(self.verdict)}</span>"
             f"<table>{cells}</table><small>{html.escape(self.looked_back())}</small></div>"
         )
@@ -367,10 +368,6 @@ def _record(row: PreviewRow) -> dict[str, Any]:
     record["sent_before"] = row.sent_before
     record["error"] = str(row.error) if row.error is not None else None
     return record
-
-
-def _plural(count: int, noun: str) -> str:
-    return f"{count} {noun}{'' if count == 1 else 's'}"
 
 
 class StoredScan:

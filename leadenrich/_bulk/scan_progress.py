@@ -7,6 +7,7 @@ from collections.abc import Callable
 from importlib import import_module
 from typing import Any
 
+from .._display import plural
 from .progress import interactive
 
 __all__ = ["ScanProgress", "ScanReporter", "scan_reporter"]
@@ -34,7 +35,8 @@ def scan_reporter(option: ScanProgress) -> ScanReporter:
         tqdm_auto: Any = import_module("tqdm.auto")
     except ImportError:
         return ScanReporter(_line if option is True else lambda count: None, lambda: None)
-    bar: Any = tqdm_auto.tqdm(desc="reading stored leads", unit="lead")
+    # A count, not tqdm's "20lead [00:00, 4257.74lead/s]": the listing's length is unknown.
+    bar: Any = tqdm_auto.tqdm(desc="stored leads", bar_format="{desc}: {n_fmt} read [{elapsed}]")
 
     def advance(count: int) -> None:
         bar.update(count - bar.n)
@@ -43,4 +45,4 @@ def scan_reporter(option: ScanProgress) -> ScanReporter:
 
 
 def _line(count: int) -> None:
-    print(f"leadenrich: {count} stored leads read", file=sys.stderr)
+    print(f"leadenrich: {plural(count, 'stored lead')} read", file=sys.stderr)

@@ -10,26 +10,29 @@ import sys
 import threading
 import time
 from collections import Counter
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Generator, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal, NoReturn, TextIO
 
 from .. import (
+    APIConnectionError,
     APIStatusError,
     AuthenticationError,
     BulkOutcome,
     BulkResult,
+    InvalidRequestError,
     LeadEnrich,
     LeadEnrichError,
     LeadIn,
     PermissionDeniedError,
     QuotaExceededError,
+    UnprocessableEntityError,
     read_checkpoint,
 )
 from ._commands import connect
-from ._exit_codes import CLIError, ExitCode
-from ._messages import one_line, shell_advice
+from ._exit_codes import CLIError, ExitCode, classify
+from ._messages import one_line, plural, shell_advice
 from ._output import as_json
 
 __all__ = [
@@ -52,6 +55,12 @@ _DELIMITERS = ",;\t"
 # The thread name prefix of the SDK's bulk runner (leadenrich/_bulk/runner.py).
 _WORKERS = "leadenrich-bulk"
 _IDLE_EXIT = 0.5
+# The account refused (every lead would be refused alike), or the rows themselves.
+_REFUSED = (AuthenticationError, PermissionDeniedError, QuotaExceededError)
+_INVALID = (InvalidRequestError, UnprocessableEntityError)
+# Failures that no lead of the run would get past: met by the estimate, nothing is sent.
+_NO_RUN = (*_REFUSED, APIConnectionError)
+_NOTHING_TWICE = "nothing is paid twice"
 
 
 @dataclass(frozen=True)
@@ -72,18 +81,54 @@ def enrich_file(args: argparse.Namespace) -> int:
         if not args.no_estimate:
             print(_estimate(client, leads, checkpoint), file=sys.stderr, flush=True)
         try:
-            result = client.leads.enrich_many(
-                leads.rows,
-                concurrency=args.concurrency,
-                max_credits=args.max_credits,
-                checkpoint=checkpoint,
-                progress=sys.stderr.isatty(),
-            )
+            result, unreachable = _enrich(client, leads, args, checkpoint)
         except KeyboardInterrupt:
             _interrupted(leads, target, kind, checkpoint)
     _write(result, target, kind, checkpoint)
     print(summary(result, target), file=sys.stderr)
+    if unreachable is not None:
+        raise CLIError(
+            f"{shell_advice(str(unreachable.error))}; the run stopped at line {_line(unreachable, leads)} "
+            f"of {source}, with {result.succeeded} of {plural(len(result), 'lead')} enriched: run the "
+            f"same command again once the service answers ({_NOTHING_TWICE})",
+            ExitCode.CONNECTION,
+        )
     return _verdict(result, leads, source, target)
+
+
+def _enrich(
+    client: LeadEnrich, leads: LeadRows, args: argparse.Namespace, checkpoint: Path
+) -> tuple[BulkResult, BulkOutcome | None]:
+    """The run's result; a lead that could not reach the service stops it, and is returned.
+
+    An outage is not a lead's fault: every lead after it would fail alike, and a script
+    must tell it from a bad row by the exit code.
+    """
+    seen: dict[int, BulkOutcome] = {}
+    unreachable: BulkOutcome | None = None
+    outcomes = client.leads.enrich_iter(
+        leads.rows,
+        concurrency=args.concurrency,
+        max_credits=args.max_credits,
+        checkpoint=checkpoint,
+        progress=sys.stderr.isatty(),
+    )
+    try:
+        for outcome in outcomes:
+            seen[outcome.index] = outcome
+            if outcome.status == "failed" and isinstance(outcome.error, APIConnectionError):
+                unreachable = outcome
+                break
+    finally:
+        # Closed here, not when collected: the run starts no new lead, and lets the leads
+        # in flight finish into the checkpoint, where a Ctrl-C still reaches it.
+        if isinstance(outcomes, Generator):
+            outcomes.close()
+    if unreachable is None:
+        return BulkResult(list(seen.values())), None
+    # The leads not seen are in the checkpoint if they finished as the run closed.
+    saved = read_checkpoint(leads.rows, checkpoint)
+    return BulkResult([seen.get(outcome.index, outcome) for outcome in saved]), unreachable
 
 
 def _write(result: BulkResult, target: Path, kind: Format, checkpoint: Path) -> None:
@@ -127,10 +172,14 @@ def nested_record(outcome: BulkOutcome) -> dict[str, Any]:
 
 
 def _estimate(client: LeadEnrich, leads: LeadRows, checkpoint: Path) -> str:
-    """The preview's one line. It is advice: when it cannot be made, the run goes on and
-    meets the same trouble lead by lead, which the output file and the exit code report."""
+    """The preview's one line. A refused account or an unreachable service stops the
+    command there, before any lead is sent, with the exit code of that failure; any other
+    failure leaves the estimate out, and the run goes on."""
     try:
         ahead = client.leads.preview_many(leads.rows, checkpoint=checkpoint, progress=sys.stderr.isatty())
+    except _NO_RUN as exc:
+        code, message = classify(exc)
+        raise CLIError(f"{message}; no lead was sent", code) from None
     except LeadEnrichError as exc:
         return f"leadenrich: no estimate: {one_line(shell_advice(str(exc)))}"
     return f"leadenrich: estimate: {ahead.summary()}"
@@ -162,7 +211,7 @@ def _interrupted(leads: LeadRows, target: Path, kind: Format, checkpoint: Path) 
     _write(so_far, target, kind, checkpoint)
     done = so_far.succeeded
     raise CLIError(
-        f"interrupted; wrote {target} with the {done} of {len(so_far)} leads finished so far; {resume}",
+        f"interrupted; wrote {target} with {done} of {plural(len(so_far), 'lead')} finished so far; {resume}",
         ExitCode.INTERRUPTED,
     ) from None
 
@@ -219,40 +268,77 @@ def _read(handle: TextIO, source: Path) -> LeadRows:
     handle.seek(0)
     # Spreadsheets in many locales save "CSV" with semicolons: follow the header row.
     delimiter = max(_DELIMITERS, key=first.count) if first.strip() else ","
-    reader = csv.reader(handle, delimiter=delimiter)
+    # Strict: a quote closed in the middle of a value is an error, not a value guessed at.
+    reader = csv.reader(handle, delimiter=delimiter, strict=True)
+    start = 1  # the line the record being read starts on
     try:
         header = next(reader, None)
         if header is None or not any(cell.strip() for cell in header):
             raise CLIError(
                 f"{source} has no header row: the first row names the columns (company, domain, ...)"
             )
-        columns = [_field_name(cell) for cell in header]
-        absent = [name for name in _REQUIRED if name not in columns]
-        if absent:
-            raise CLIError(
-                f"{source} has no {' or '.join(absent)} column (its columns: {', '.join(header)}); "
-                f"name the columns like the lead fields: {', '.join(LeadIn.model_fields)}"
-            )
+        columns = _columns(header, source)
         rows: list[dict[str, str]] = []
         lines: list[int] = []
+        start = reader.line_num + 1
         for cells in reader:
             if any(cell.strip() for cell in cells):
-                rows.append(_lead(columns, cells))
-                lines.append(reader.line_num)
+                rows.append(_lead(columns, cells, f"{source} line {start}", reader.line_num))
+                lines.append(start)
+            start = reader.line_num + 1
     except csv.Error as exc:
-        raise CLIError(f"{source} line {reader.line_num}: {exc}") from None
+        raise CLIError(f"{source} line {start}: {_unreadable(exc)}") from None
     return LeadRows(rows, lines)
+
+
+def _unreadable(exc: csv.Error) -> str:
+    text = str(exc)
+    if "end of data" in text:
+        return f"a quote opened here is never closed: {_QUOTES}"
+    if "expected after" in text:
+        return f"a value goes on after its closing quote: {_QUOTES}"
+    return text
+
+
+_QUOTES = 'a quoted value ends with its quote, and a quote inside a value is written twice ("")'
+
+
+def _columns(header: Sequence[str], source: Path) -> list[str]:
+    """The lead field each column gives (other columns keep their own names, and are ignored)."""
+    columns = [_field_name(cell) for cell in header]
+    absent = [name for name in _REQUIRED if name not in columns]
+    if absent:
+        raise CLIError(
+            f"{source} has no {' or '.join(absent)} column (its columns: {', '.join(header)}); "
+            f"name the columns like the lead fields: {', '.join(LeadIn.model_fields)}"
+        )
+    for name in _FIELDS.intersection(columns):
+        where = [position for position, column in enumerate(columns, 1) if column == name]
+        if len(where) > 1:
+            named = " and ".join(repr(header[position - 1].strip()) for position in where)
+            raise CLIError(
+                f"{source}: the header gives the lead's {name} in columns "
+                f"{' and '.join(map(str, where))} ({named}): keep one of them"
+            )
+    return columns
 
 
 def _field_name(header: str) -> str:
     return header.strip().lower().replace(" ", "_").replace("-", "_")
 
 
-def _lead(columns: Sequence[str], cells: Sequence[str]) -> dict[str, str]:
+def _lead(columns: Sequence[str], cells: Sequence[str], where: str, last_line: int) -> dict[str, str]:
     lead: dict[str, str] = {}
     for name, cell in zip(columns, cells, strict=False):
         value = cell.strip()
-        if name in _FIELDS and value and name not in lead:
+        if name in _FIELDS and value:
+            if "\n" in value or "\r" in value:
+                # No lead field holds a line break: a quote opened before it was not
+                # closed where it should have been, and swallowed the rows after it.
+                raise CLIError(
+                    f"{where}: the {name} value runs on to line {last_line} ({value.splitlines()[0]!r}...): "
+                    f"a quote there is not closed where it should be; {_QUOTES}"
+                )
             lead[name] = value
     return lead
 
@@ -308,35 +394,59 @@ def summary(result: BulkResult, target: Path) -> str:
     parts = [enriched, f"{counts['failed']} failed"]
     if counts["skipped"]:
         parts.append(f"{counts['skipped']} not started")
-    credits = result.credits_spent
     return (
-        f"leadenrich: {len(result)} leads: {', '.join(parts)}; "
-        f"{credits} credit{'' if credits == 1 else 's'} spent; wrote {target}"
+        f"leadenrich: {plural(len(result), 'lead')}: {', '.join(parts)}; "
+        f"{plural(result.credits_spent, 'credit')} spent; wrote {target}"
     )
 
 
 def _verdict(result: BulkResult, leads: LeadRows, source: Path, target: Path) -> int:
+    """OK, or the error naming the most telling failure, with advice that fits the failures."""
     problems = [outcome for outcome in result if outcome.status in ("failed", "skipped")]
     if not problems:
         return ExitCode.OK
-    code = ExitCode.ERROR
-    for outcome in problems:
-        if isinstance(outcome.error, (AuthenticationError, PermissionDeniedError)):
-            code = ExitCode.AUTH
-            break
-        if isinstance(outcome.error, QuotaExceededError):
-            code = ExitCode.QUOTA
-            break
-    first = next((o for o in problems if o.status == "failed"), problems[0])
+    refused = _refusal(problems)
+    first = refused[0] if refused else next((o for o in problems if o.status == "failed"), problems[0])
+    code = refused[1] if refused else ExitCode.ERROR
     where = "column" if target.suffix.lower() == ".csv" else "field"
-    reason = shell_advice(str(first.error)).rstrip(".")
-    raise CLIError(
-        f"{len(problems)} of {len(result)} leads not enriched, the first on line {_line(first, leads)} "
-        f"of {source}: {reason}; see the error {where} of {target}, and run the same command again "
-        "to retry them: it does not pay again for the leads already enriched, and looks up a lead "
-        "whose answer was lost before sending it again",
-        code,
+    count = f"{len(problems)} of {plural(len(result), 'lead')} not enriched"
+    if len(problems) == 1:
+        named = f"{count}, on line {_line(first, leads)} of {source}"
+    else:
+        named = f"{count} (see the error {where} of {target}), the first on line {_line(first, leads)} of {source}"
+    # A refusal's reason says what to do (the key, the plan, the credits): a rerun alone
+    # cannot help, nor can it for a row refused before sending.
+    advice = "" if refused is not None else _advice(problems, source)
+    raise CLIError(f"{named}: {_reason(first)}{advice}", code)
+
+
+def _refusal(problems: list[BulkOutcome]) -> tuple[BulkOutcome, ExitCode] | None:
+    """The first lead the account was refused for, and the exit code of that refusal."""
+    for outcome in problems:
+        if isinstance(outcome.error, _REFUSED):
+            return outcome, classify(outcome.error)[0]
+    return None
+
+
+def _advice(problems: list[BulkOutcome], source: Path) -> str:
+    """Rows refused before sending want mending; the others, another run."""
+    invalid = sum(1 for outcome in problems if isinstance(outcome.error, _INVALID))
+    others = len(problems) - invalid
+    if not others:
+        return f"; correct {'the row' if invalid == 1 else f'the {invalid} rows'} in {source}"
+    if not invalid:
+        return f"; run the same command again to retry {'it' if others == 1 else 'them'}: {_NOTHING_TWICE}"
+    rows = "the invalid row" if invalid == 1 else f"the {invalid} invalid rows"
+    return (
+        f"; correct {rows} in {source}, and run the same command again to retry the other "
+        f"{plural(others, 'lead')}: {_NOTHING_TWICE}"
     )
+
+
+def _reason(outcome: BulkOutcome) -> str:
+    # The first sentence: what the SDK adds after it (not sent again, where to look) is
+    # what a rerun does by itself.
+    return shell_advice(str(outcome.error)).split(". ", 1)[0].rstrip(".")
 
 
 def _line(outcome: BulkOutcome, leads: LeadRows) -> int:

@@ -24,6 +24,7 @@ class ExitCode(IntEnum):
     CONNECTION = 7
     JOB = 8
     CANNOT_PAY = 9
+    STILL_RUNNING = 10
     INTERRUPTED = 130
 
 
@@ -43,8 +44,13 @@ EXIT_CODES: tuple[tuple[ExitCode, str], ...] = (
     (ExitCode.RATE_LIMITED, "rate limited (429), still after the retries"),
     (ExitCode.NOT_FOUND, "not found (404): no such lead, job or lookup on this account"),
     (ExitCode.CONNECTION, "the service could not be reached, or did not answer in time"),
-    (ExitCode.JOB, "an enrichment job failed, or --wait gave up (--wait-timeout)"),
+    (ExitCode.JOB, "an enrichment job ended failed: it is over, and the message gives its error"),
     (ExitCode.CANNOT_PAY, "preview: the credits left do not cover what the run may charge"),
+    (
+        ExitCode.STILL_RUNNING,
+        "--wait gave up (--wait-timeout) while the job or lookup is still running; the message "
+        "says how to follow it",
+    ),
     (
         ExitCode.INTERRUPTED,
         "interrupted (Ctrl-C), fake-server included; fake-server stopped by SIGTERM (a service "
@@ -81,7 +87,8 @@ def classify(exc: BaseException) -> tuple[ExitCode, str]:
         (sdk.RateLimitError, ExitCode.RATE_LIMITED),
         (sdk.NotFoundError, ExitCode.NOT_FOUND),
         (sdk.APIConnectionError, ExitCode.CONNECTION),
-        ((sdk.JobFailedError, sdk.PollTimeoutError), ExitCode.JOB),
+        (sdk.JobFailedError, ExitCode.JOB),
+        (sdk.PollTimeoutError, ExitCode.STILL_RUNNING),
         (sdk.LeadEnrichError, ExitCode.ERROR),
     )
     for kinds, code in codes:

@@ -6,13 +6,12 @@ import re
 from collections.abc import Sequence
 from contextvars import ContextVar
 
-__all__ = ["one_line", "options_for_keywords", "redact", "remember_secrets", "shell_advice"]
+__all__ = ["one_line", "options_for_keywords", "plural", "redact", "remember_secrets", "shell_advice"]
 
 
 # The SDK's advice speaks Python; on the command line the same advice names the options
 # and commands. Phrases first, then the keyword arguments left in them.
 _CLI_PHRASES = (
-    ("the client sends the key", "leadenrich sends the key"),
     ("check the key given as api_key=", "check the key given with --api-key"),
     (" to the client", ""),
     (
@@ -21,6 +20,7 @@ _CLI_PHRASES = (
     ),
     ("client.usage() shows", "'leadenrich usage' shows"),
     ("run enrich_many again with the same checkpoint", "run the same command again"),
+    ("max_credits=", "--max-credits "),
 )
 _CONNECTION_KEYWORDS = ("api_key", "base_url")
 
@@ -65,3 +65,8 @@ def redact(text: str) -> str:
 
 def one_line(text: str) -> str:
     return redact(" ".join(text.split()))
+
+
+def plural(count: int, noun: str) -> str:
+    """`1 lead`, `2 leads`."""
+    return f"{count} {noun}{'' if count == 1 else 's'}"

@@ -220,7 +220,7 @@ _COLUMNS = ("ID", "COMPANY", "DOMAIN", "CONTACT", "SCORE", "CREATED")
 
 def lead_page(page: LeadPage, skip: int) -> str:
     if not page.items:
-        return "no leads" if skip == 0 else f"no leads after the first {skip}"
+        return "no leads" if skip == 0 else f"no leads after the first {'one' if skip == 1 else skip}"
     rows: list[Sequence[str]] = [_COLUMNS]
     for record in page.items:
         created = record.created_at.strftime("%Y-%m-%d %H:%M") if record.created_at else ""
@@ -239,7 +239,7 @@ def lead_page(page: LeadPage, skip: int) -> str:
         "  ".join(cell.ljust(width) for cell, width in zip(row, widths, strict=True)).rstrip() for row in rows
     ]
     total = (page.model_extra or {}).get("total")
-    shown = f"leads {skip + 1}-{skip + len(page.items)}"
+    shown = f"lead {skip + 1}" if len(page.items) == 1 else f"leads {skip + 1}-{skip + len(page.items)}"
     lines.append("")
     lines.append(f"{shown} of {total}" if isinstance(total, int) else shown)
     return "\n".join(lines)

@@ -317,7 +317,8 @@ def _jobs(commands: _Commands) -> None:
         actions,
         "get",
         "show an enrichment job",
-        "Show an enrichment job and, once it is done, its lead. With --wait, a job that ends failed exits 8.",
+        "Show an enrichment job and, once it is done, its lead. With --wait, a job that ends failed "
+        "exits 8, and one still running when --wait-timeout runs out exits 10.",
     )
     get.add_argument("job_id", metavar="ID", help="the job id printed by `enrich`")
     _wait_options(get, "job")

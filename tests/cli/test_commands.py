@@ -246,7 +246,9 @@ def test_leads_list_get_delete(run: Run, server: FakeServer) -> None:
     assert [row.split()[0] for row in rows] == [newest.id, middle.id, oldest.id]
     assert footer == "leads 1-3 of 3"
     page = run("leads", "list", "--limit", "1", "--skip", "1")
-    assert page.out.splitlines()[-1] == "leads 2-2 of 3"
+    assert page.out.splitlines()[-1] == "lead 2 of 3"
+    assert run("leads", "list", "--skip", "1", "--limit", "2").out.splitlines()[-1] == "leads 2-3 of 3"
+    assert run("leads", "list", "--skip", "3").out.strip() == "no leads after the first 3"
     assert [lead.id for lead in LeadPage.model_validate(run("leads", "list", "--json").json())] == [
         newest.id,
         middle.id,
@@ -292,8 +294,9 @@ def test_help_documents_exit_codes_and_environment(run: Run) -> None:
     assert result.code == 0
     for text in ("LEADENRICH_API_KEY", "LEADENRICH_BASE_URL", "exit codes:", "130", "enrich-file"):
         assert text in result.out
-    for code in range(9):
-        assert re.search(rf"^  {code}  ", result.out, re.MULTILINE)
+    for code in range(11):
+        assert re.search(rf"^  {code:<4}", result.out, re.MULTILINE)
+    assert re.search(r"^  10  --wait gave up .* still running", result.out, re.MULTILINE)
     file_help = run.bare("enrich-file", "--help").out
     assert "OUTPUT.checkpoint.jsonl" in file_help
 

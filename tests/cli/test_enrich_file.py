@@ -131,8 +131,13 @@ def test_failed_leads_exit_1_and_keep_their_row(run: Run, server: FakeServer, tm
         == "leadenrich: estimate: 3 leads: 2 to enrich, 1 invalid; at most 2 credits, 1000 left: enough"
     )
     assert summary.startswith("leadenrich: 3 leads: 1 enriched, 2 failed; 1 credit spent")
-    assert error.startswith("leadenrich: error: 2 of 3 leads not enriched, the first on line 2 of ")
-    assert "domain is missing" in error
+    source = tmp_path / "leads.csv"
+    # Advice for each kind: a rerun cannot mend a row, and can retry the 5xx.
+    assert error == (
+        f"leadenrich: error: 2 of 3 leads not enriched (see the error column of {out}), the first "
+        f"on line 2 of {source}: invalid lead: domain is missing; correct the invalid row in "
+        f"{source}, and run the same command again to retry the other 1 lead: nothing is paid twice"
+    )
     rows = read_csv(out)
     assert [row["status"] for row in rows] == ["failed", "enriched", "failed"]
     assert [row["error_type"] for row in rows] == ["InvalidRequestError", "", "InternalServerError"]
@@ -141,6 +146,66 @@ def test_failed_leads_exit_1_and_keep_their_row(run: Run, server: FakeServer, tm
     # The first row failed, yet the enrichment columns sit between the lead and the error.
     columns = list(rows[0])
     assert columns.index("created_at") < columns.index("opportunity_score") < columns.index("error_type")
+
+
+@pytest.mark.parametrize(
+    ("text", "advice"),
+    [
+        pytest.param(
+            "company,domain\nInitech,initech.com\nBroken,\n",
+            "1 of 2 leads not enriched, on line 3 of {source}: invalid lead: domain is missing; "
+            "correct the row in {source}",
+            id="a row refused before sending: mend it",
+        ),
+        pytest.param(
+            "company,domain\nBroken,\nInitech,initech.com\nAlso broken,https://x.io\n",
+            "2 of 3 leads not enriched (see the error column of {out}), the first on line 2 of "
+            "{source}: invalid lead: domain is missing; correct the 2 rows in {source}",
+            id="rows refused before sending: mend them",
+        ),
+        pytest.param(
+            "company,domain\nDoomed,doomed.fail\n",
+            "1 of 1 lead not enriched, on line 2 of {source}: 502 Bad Gateway from POST "
+            "/api/v1/leads/enrich: enrichment_failed: could not enrich doomed.fail: no company data "
+            "was found for this domain; the credit was refunded; run the same command again to "
+            "retry it: nothing is paid twice",
+            id="a 5xx: a rerun may help",
+        ),
+    ],
+)
+def test_the_closing_advice_fits_the_failure(
+    run: Run, server: FakeServer, tmp_path: Path, text: str, advice: str
+) -> None:
+    source, out = write(tmp_path, text), tmp_path / "out.csv"
+    result = run("enrich-file", source, "-o", str(out), "--no-estimate")
+    assert result.code == 1
+    *_, error = result.err.splitlines()
+    assert error == "leadenrich: error: " + advice.format(source=source, out=out)
+
+
+def test_a_refused_account_gets_no_rerun_advice(run: Run, server: FakeServer, tmp_path: Path) -> None:
+    # Without the estimate, the run meets the refusal: its reason says what to do, and the
+    # same command again would only be refused again.
+    out = tmp_path / "out.csv"
+    text = "company,domain\nBroken,\nInitech,initech.com\n"
+    result = run(
+        "enrich-file", write(tmp_path, text), "-o", str(out), "--no-estimate", key="le_live_" + "0" * 32
+    )
+    assert result.code == 3
+    *_, error = result.err.splitlines()
+    # The refusal is named, not the invalid row before it.
+    assert "the first on line 3 of " in error
+    assert error.endswith(f"a key of the service at {server.url}")
+    assert "run the same command again" not in error
+
+
+def test_one_lead_is_one_lead(run: Run, server: FakeServer, tmp_path: Path) -> None:
+    out = tmp_path / "out.csv"
+    result = run("enrich-file", write(tmp_path, "company,domain\nHooli,hooli.com\n"), "-o", str(out))
+    assert result.err.splitlines() == [
+        "leadenrich: estimate: 1 lead: 1 to enrich; at most 1 credit, 1000 left: enough",
+        f"leadenrich: 1 lead: 1 enriched, 0 failed; 1 credit spent; wrote {out}",
+    ]
 
 
 def test_column_order_keeps_each_records_order() -> None:
@@ -157,7 +222,11 @@ def test_max_credits_leaves_the_rest_not_started(run: Run, server: FakeServer, t
     )
     assert result.code == 1
     assert "1 enriched, 0 failed, 2 not started; 1 credit spent" in result.err
-    assert [row["status"] for row in read_csv(out)] == ["enriched", "skipped", "skipped"]
+    rows = read_csv(out)
+    assert [row["status"] for row in rows] == ["enriched", "skipped", "skipped"]
+    # In the command's terms: an option, not a Python keyword.
+    assert rows[1]["error"] == "not started: --max-credits 1 is reached (1 credit spent)"
+    assert result.err.rstrip().endswith("run the same command again to retry them: nothing is paid twice")
     assert server.state.charged("enrichment", key=server.api_key) == 1
 
 
@@ -165,9 +234,12 @@ def test_max_credits_leaves_the_rest_not_started(run: Run, server: FakeServer, t
 def test_a_refused_account_exits_like_a_single_call(
     run: Run, server: FakeServer, tmp_path: Path, tier: Literal["starter", "growth"], quota: int, code: int
 ) -> None:
+    # Without the estimate, which would have stopped it before sending (test_preview.py).
     key = server.add_key(tier, monthly_leads=quota, credits=0)
     out = tmp_path / "out.csv"
-    result = run("enrich-file", write(tmp_path, LEADS), "-o", str(out), "--concurrency", "1", key=key)
+    result = run(
+        "enrich-file", write(tmp_path, LEADS), "-o", str(out), "--concurrency", "1", "--no-estimate", key=key
+    )
     assert result.code == code
     assert {row["status"] for row in read_csv(out)} <= {"failed", "skipped"}
 
@@ -192,6 +264,36 @@ def test_a_file_of_no_leads(run: Run, server: FakeServer, tmp_path: Path) -> Non
     assert result.code == 0
     assert out.read_text() == ""
     assert "0 leads" in result.err
+
+
+MISREAD = [
+    pytest.param(
+        'company,domain\nInitech,initech.com\n"Hooli,hooli.com\nGlobex,globex.com\n',
+        "leads.csv line 3: a quote opened here is never closed",
+        id="a quote never closed",
+    ),
+    pytest.param(
+        'company,domain\n"Hooli" Inc,hooli.com\n',
+        "leads.csv line 2: a value goes on after its closing quote",
+        id="a quote closed too soon",
+    ),
+    pytest.param(
+        'company,domain\nHooli,"hooli.com\nGlobex,globex.com"\nInitech,initech.com\n',
+        "leads.csv line 2: the domain value runs on to line 3",
+        id="a quote closed rows later",
+    ),
+    pytest.param(
+        "Company,Domain,company\nHooli,hooli.com,Hooli XYZ\n",
+        "the header gives the lead's company in columns 1 and 3 ('Company' and 'company')",
+        id="a column named twice",
+    ),
+    pytest.param(
+        "company,domain,LinkedIn URL,linkedin_url\nHooli,hooli.com,,\n",
+        "the lead's linkedin_url in columns 3 and 4 ('LinkedIn URL' and 'linkedin_url')",
+        id="a column named twice, spelt two ways",
+    ),
+]
+"""Files the reader would have misread: each names the line or the column, and exits 2."""
 
 
 @pytest.mark.parametrize(
@@ -219,6 +321,28 @@ def test_unusable_files_exit_2_before_sending(
     assert message in result.error
     assert server.state.requests() == []
     assert sorted(p.name for p in tmp_path.iterdir()) == (["leads.csv"] if inputs is not None else [])
+
+
+@pytest.mark.parametrize(("inputs", "message"), MISREAD)
+def test_a_file_that_would_be_misread_exits_2_naming_the_line_or_column(
+    run: Run, server: FakeServer, tmp_path: Path, inputs: str, message: str
+) -> None:
+    out = tmp_path / "out.csv"
+    result = run("enrich-file", write(tmp_path, inputs), "-o", str(out))
+    assert result.code == 2
+    assert message in result.error
+    assert server.state.requests() == []
+    assert not out.exists()
+
+
+def test_columns_of_other_data_may_repeat_and_hold_line_breaks(
+    run: Run, server: FakeServer, tmp_path: Path
+) -> None:
+    # Only the lead's fields are read: a notes column, twice and on two lines, is no error.
+    text = 'company,domain,notes,notes\nHooli,hooli.com,"call back\nafter May",x\n'
+    result = run("enrich-file", write(tmp_path, text), "-o", str(tmp_path / "out.csv"), "--no-estimate")
+    assert result.code == 0, result.err
+    assert [lead.input.company for lead in server.state.leads()] == ["Hooli"]
 
 
 def test_not_utf8_exits_2(run: Run, server: FakeServer, tmp_path: Path) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import csv
 import re
 import socket
 from collections.abc import Iterator
@@ -24,7 +25,11 @@ def test_a_bad_key_exits_3_without_showing_it(run: Run, server: FakeServer) -> N
     result = run("usage", key=bad)
     assert result.code == 3
     assert "401" in result.error
-    assert "check the key given with --api-key or in LEADENRICH_API_KEY" in result.error
+    assert result.error == (
+        "leadenrich: error: 401 Unauthorized from GET /api/v1/usage: missing or invalid API key; "
+        "check the key given with --api-key or in LEADENRICH_API_KEY: it must be whole, as the "
+        f"dashboard showed it, not revoked, and a key of the service at {server.url}"
+    )
     assert result.out == ""
 
 
@@ -161,6 +166,48 @@ def test_an_unreachable_service_exits_7(run: Run, closed_port: int) -> None:
     assert "before the request was sent" in result.error
 
 
+def test_enrich_file_stops_at_the_first_connection_failure_and_exits_7(
+    run: Run, closed_port: int, tmp_path: Path
+) -> None:
+    # An outage is not 23 failed leads: the run stops, and the exit code says why.
+    source, out = tmp_path / "leads.csv", tmp_path / "out.csv"
+    source.write_text("company,domain\n" + "".join(f"Co{n},co{n}.com\n" for n in range(23)))
+    unreachable = (
+        "--api-key",
+        "k" * 20,
+        "--base-url",
+        f"http://127.0.0.1:{closed_port}",
+        "--max-retries",
+        "0",
+    )
+    estimated = run.bare("enrich-file", str(source), "-o", str(out), *unreachable)
+    assert estimated.code == 7
+    assert estimated.error.startswith(
+        "leadenrich: error: GET /api/v1/usage failed before the request was sent"
+    )
+    assert estimated.error.endswith("; no lead was sent")
+    assert not out.exists()
+    # Without the estimate, the first lead meets the outage.
+    result = run.bare(
+        "enrich-file", str(source), "-o", str(out), *unreachable, "--no-estimate", "--concurrency", "1"
+    )
+    assert result.code == 7
+    summary, error = result.err.splitlines()
+    assert (
+        summary == f"leadenrich: 23 leads: 0 enriched, 1 failed, 22 not started; 0 credits spent; wrote {out}"
+    )
+    assert error.startswith(
+        "leadenrich: error: POST /api/v1/leads/enrich failed before the request was sent: "
+    )
+    assert error.endswith(
+        f"; the run stopped at line 2 of {source}, with 0 of 23 leads enriched: run the same command "
+        "again once the service answers (nothing is paid twice)"
+    )
+    rows = list(csv.DictReader(out.read_text(encoding="utf-8").splitlines()))
+    assert [row["status"] for row in rows] == ["failed"] + ["skipped"] * 22
+    assert rows[0]["error_type"] == "APIConnectionError"
+
+
 def test_a_silent_service_exits_7(run: Run, silent_port: int) -> None:
     result = run.bare(
         "usage",
@@ -190,12 +237,29 @@ def test_a_failed_job_exits_8(run: Run, server: FakeServer) -> None:
     assert run("jobs", "get", job.job_id).code == 0  # a look without --wait is not a failure
 
 
-def test_a_wait_that_gives_up_exits_8_and_says_how_to_go_on(run: Run, make_server: MakeServer) -> None:
-    server = make_server(enrichment_seconds=(1000.0, 1000.0))  # outlasts the test
+def test_a_wait_that_gives_up_exits_10_and_says_how_to_go_on(run: Run, make_server: MakeServer) -> None:
+    # 10, not a failed job's 8: the job is still running, and a script may look again later.
+    server = make_server(enrichment_seconds=(1000.0, 1000.0), mobile_lookup_seconds=(1000.0, 1000.0))
     result = run("enrich", *ACME, "--wait", "--wait-timeout", "0.2", "--poll-interval", "0.05", server=server)
-    assert result.code == 8
+    assert result.code == 10
     (job,) = server.state.jobs()
     assert f"leadenrich jobs get {job.job_id} --wait" in result.error
+    again = run("jobs", "get", job.job_id, "--wait", "--wait-timeout", "0.2", *FAST, server=server)
+    assert again.code == 10
+    lookup = run(
+        "mobile",
+        "find",
+        "--linkedin-url",
+        "https://www.linkedin.com/in/ada",
+        "--wait",
+        "--wait-timeout",
+        "0.2",
+        *FAST,
+        server=server,
+    )
+    assert lookup.code == 10
+    assert "leadenrich mobile get mob_" in lookup.error
+    assert server.state.jobs()[0].status in ("queued", "running")
 
 
 def test_a_failed_sync_enrichment_exits_1(run: Run) -> None:

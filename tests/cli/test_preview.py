@@ -4,10 +4,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from leadenrich.testing import FakeServer
 
 from .conftest import Run
-from .test_enrich_file import read_csv, write
+from .test_enrich_file import MISREAD, read_csv, write
 
 LEADS = (
     "company,domain,email\n"
@@ -91,14 +93,39 @@ def test_enrich_file_prints_the_estimate_unless_told_not_to(run: Run, tmp_path: 
     )
 
 
-def test_enrich_file_goes_on_without_an_estimate_when_the_account_is_refused(
+@pytest.mark.parametrize(
+    ("refusal", "code", "said"),
+    [
+        ("bad key", 3, "401 Unauthorized from GET /api/v1/usage: missing or invalid API key; check the key"),
+        ("plan without the API", 3, "403 Forbidden from GET /api/v1/usage: the starter plan does not"),
+        ("no credits", 4, "402 Payment Required from GET /api/v1/usage: "),
+    ],
+)
+def test_enrich_file_sends_nothing_when_the_estimate_was_refused(
+    run: Run, server: FakeServer, tmp_path: Path, refusal: str, code: int, said: str
+) -> None:
+    key = {"bad key": "le_live_" + "0" * 32, "plan without the API": server.add_key("starter")}.get(refusal)
+    if refusal == "no credits":
+        server.fail_next("GET", "/api/v1/usage", status=402)
+    out = tmp_path / "out.csv"
+    result = run("enrich-file", write(tmp_path, LEADS), "-o", str(out), key=key)
+    assert result.code == code
+    assert result.error.startswith(f"leadenrich: error: {said}")
+    assert result.error.endswith("; no lead was sent")
+    assert [request.path for request in server.state.requests()] == ["/api/v1/usage"]
+    assert not out.exists()
+
+
+def test_enrich_file_goes_on_without_an_estimate_when_the_service_fails_it(
     run: Run, server: FakeServer, tmp_path: Path
 ) -> None:
+    # A 5xx of the estimate's own requests says nothing of the leads: the run goes on.
+    server.fail_next("GET", "/api/v1/usage", "server_error", status=503, times=3)
     out = tmp_path / "out.csv"
-    result = run("enrich-file", write(tmp_path, LEADS), "-o", str(out), key=server.add_key("starter"))
-    assert result.code == 3
-    assert result.err.startswith("leadenrich: no estimate: 403 Forbidden")
-    assert {row["status"] for row in read_csv(out)} <= {"failed", "skipped"}
+    result = run("enrich-file", write(tmp_path, "company,domain\nHooli,hooli.com\n"), "-o", str(out))
+    assert result.code == 0, result.err
+    assert result.err.startswith("leadenrich: no estimate: 503 ")
+    assert [row["status"] for row in read_csv(out)] == ["enriched"]
 
 
 def test_enrich_file_max_credits_auto_stops_at_what_is_left(
@@ -139,3 +166,13 @@ def test_max_stored_bounds_the_reading(run: Run, tmp_path: Path) -> None:
         "no stored lead was read: max_stored is 0"
         in run("preview", write(tmp_path, LEADS), "--max-stored", "0").out
     )
+
+
+@pytest.mark.parametrize(("inputs", "message"), MISREAD)
+def test_preview_refuses_what_enrich_file_refuses(
+    run: Run, server: FakeServer, tmp_path: Path, inputs: str, message: str
+) -> None:
+    result = run("preview", write(tmp_path, inputs))
+    assert result.code == 2
+    assert message in result.error
+    assert server.state.requests() == []
