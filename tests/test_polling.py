@@ -67,10 +67,10 @@ async def test_interval_backs_off_to_a_ceiling(
     client: Any, api: respx.MockRouter, clock: ManualClock
 ) -> None:
     api.get("/jobs/j").mock(
-        side_effect=sequence(*[job_out("j", "running")] * 9, job_out("j", "done", result=lead_out()))
+        side_effect=sequence(*[job_out("j", "running")] * 7, job_out("j", "done", result=lead_out()))
     )
-    await call(client.jobs.wait("j", poll_interval=2.0))
-    assert clock.sleeps == [2.0, 3.0, 4.5, 6.75, 10.0, 10.0, 10.0, 10.0, 10.0]
+    await call(client.jobs.wait("j"))
+    assert clock.sleeps == [1.0, 1.5, 2.25, 3.375, 5.0, 5.0, 5.0]
 
 
 async def test_unknown_status_keeps_polling_until_the_deadline(
@@ -382,3 +382,23 @@ async def test_waiting_for_a_slot_counts_against_the_deadline(
     assert route.call_count == 0
     assert isinstance(thread_error[0], PollTimeoutError)
     assert "nothing was sent" in str(thread_error[0])
+
+
+async def test_an_explicit_poll_interval_does_not_grow(
+    client: Any, api: respx.MockRouter, clock: ManualClock
+) -> None:
+    api.get("/jobs/j").mock(
+        side_effect=sequence(*[job_out("j", "running")] * 7, job_out("j", "done", result=lead_out()))
+    )
+    await call(client.jobs.wait("j", poll_interval=2.0))
+    assert clock.sleeps == [2.0] * 7
+    pending = {"lookup_id": "m1", "state": "pending"}
+    api.post("/mobile/find").respond(202, json=pending)
+    api.get("/mobile/find/m1").mock(
+        side_effect=sequence(
+            pending, pending, {"lookup_id": "m1", "state": "settled", "mobile": "+14155550100"}
+        )
+    )
+    clock.sleeps.clear()
+    await call(client.mobile.find_and_wait(linkedin_url="https://linkedin.com/in/a", poll_interval=0.5))
+    assert clock.sleeps == [0.5, 0.5, 0.5]

@@ -71,7 +71,12 @@ class BulkOptions(TypedDict, total=False):
     """None (the default) shows a progress bar (tqdm) when interactive; True always, False
     never; or a callable that receives each BulkOutcome."""
     poll_interval: float | None
-    """The first polling interval of the `async` strategy."""
+    """The `async` strategy's interval between two polls of a job, from its creation on.
+    None (the default) polls each job as `enrich_and_wait` does: first a second after its
+    creation (a deduped job is done at once; left out once three jobs in a row took
+    longer), then by its age, which costs about five polls a job of 20-40 s. A fixed
+    interval costs a poll a job each interval, and five jobs polled every 2 s would ask
+    for 150 of the key's 60 requests a minute: the client's pacing then spaces them."""
     strategy: Strategy
     """`sync` (the default: one blocking request per lead) or `async` (create a job, then
     poll it)."""

@@ -83,9 +83,10 @@ class Enrichment(Namespace[SyncLink]):
         Takes one of the client's enrichment slots for the whole time, so many calls at
         once on one client stay within the platform's ceiling instead of collecting
         `upstream_full` 429s. `timeout` (300 s by default) covers waiting for a slot, the
-        job and the polling. The job is polled by its age, as in
-        [`Jobs.wait`][leadenrich._resources.jobs.Jobs.wait]; `poll_interval` is the
-        shortest interval between polls.
+        job and the polling. The job is polled as
+        [`Jobs.wait`][leadenrich._resources.jobs.Jobs.wait] polls it: `poll_interval`
+        apart from its creation on when given; else first a second after its creation (a
+        deduped job is done at once), then by its age.
 
         Raises:
             JobFailedError: The job failed; `.job.error` says why.

@@ -64,15 +64,18 @@ class Jobs(Namespace[SyncLink]):
     ) -> JobOut:
         """Poll a job until it is `done` or `failed`, and return it.
 
-        A job this client created is polled by its age: first near the shortest duration
-        its jobs take, then each answer due at 1.1 times the age of the one before, so
-        the job is noticed within 10 % of its duration; never closer than `poll_interval`
-        (1 s by default). Any other job is polled at once, then `poll_interval` apart,
-        growing 1.5x per poll up to 5x that. A 429 is waited out. Past `timeout` seconds
-        (300 by default) raises PollTimeoutError, whose `.last` is the last JobOut seen. A
+        With `poll_interval`, the job is polled that often: first when it is that old
+        (at once when it is older), then `poll_interval` apart. Without it, a job this
+        client created is first looked at when it is a second old (a deduped job is done
+        at once; the look is left out once the client's last three jobs each took
+        longer), then polled by its age: near the shortest duration its jobs take, then
+        each answer due at 1.1 times the age of the one before, so the job is noticed
+        within 10 % of its duration. Any other job is polled at once, then 1 s apart,
+        growing 1.5x per poll up to 5 s. A 429 is waited out. Past `timeout` seconds (300
+        by default) raises PollTimeoutError, whose `.last` is the last JobOut seen. A
         failed job is returned, not raised: check `job.status` (or use
-        `leads.enrich_and_wait`). Here `timeout`
-        is the deadline of the whole wait; each poll has the client's request timeout.
+        `leads.enrich_and_wait`). Here `timeout` is the deadline of the whole wait; each
+        poll has the client's request timeout.
 
         Examples:
             >>> job = client.jobs.wait(created.job_id, timeout=120)  # doctest: +SKIP

@@ -88,8 +88,9 @@ class Mobile(Namespace[SyncLink]):
     ) -> MobileFindOut:
         """Poll a lookup until it is `settled` (number found) or `refunded` (none; free).
 
-        Same schedule and deadline rules as [`Jobs.wait`][leadenrich._resources.jobs.Jobs.wait]
-        (300 s by default); past the deadline raises PollTimeoutError with `.last`.
+        Polled at once, then `poll_interval` apart; without it, 1 s apart growing 1.5x per
+        poll up to 5 s, as [`Jobs.wait`][leadenrich._resources.jobs.Jobs.wait] polls a job
+        it does not know. Past `timeout` (300 s by default) raises PollTimeoutError with `.last`.
 
         Examples:
             >>> lookup = client.mobile.wait(pending.lookup_id)  # doctest: +SKIP
@@ -111,7 +112,8 @@ class Mobile(Namespace[SyncLink]):
     ) -> MobileFindOut:
         """Start a lookup and wait for it to settle or be refunded.
 
-        `timeout` is the deadline of the whole wait, as for `wait`.
+        The first poll comes `poll_interval` (1 s by default) after the lookup was
+        created; then as `wait`. `timeout` is the deadline of the whole wait.
 
         Examples:
             >>> lookup = client.mobile.find_and_wait(linkedin_url="https://linkedin.com/in/ada")  # doctest: +SKIP
