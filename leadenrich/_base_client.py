@@ -29,6 +29,7 @@ from ._config import (
     ClientSettings,
     changed,
     resolve,
+    settings_keywords,
 )
 from ._endpoints import Call
 from ._errors import (
@@ -242,6 +243,7 @@ class _BaseClient(Generic[_HttpClient]):
         """
         return self._options.clock
 
+    @settings_keywords
     def with_options(self, **changes: Unpack[ClientSettings]) -> Self:
         """A copy of this client that differs only in the settings given.
 

@@ -8,7 +8,17 @@ from typing import Any, Literal, Protocol
 import httpx
 from typing_extensions import Required, TypedDict
 
-__all__ = ["DataFrameLike", "ExtraHeaders", "ExtraQuery", "LeadDict", "PersonQuery", "RequestTimeout"]
+from ._signatures import keywords_from
+
+__all__ = [
+    "DataFrameLike",
+    "ExtraHeaders",
+    "ExtraQuery",
+    "LeadDict",
+    "PersonQuery",
+    "RequestTimeout",
+    "person_keywords",
+]
 
 
 class LeadDict(TypedDict, total=False):
@@ -43,6 +53,10 @@ class PersonQuery(TypedDict, total=False):
     last_name: str | None
     company_name: str | None
     domain: str | None
+
+
+person_keywords = keywords_from(PersonQuery, dict.fromkeys(PersonQuery.__annotations__))
+"""Shows the keys of `PersonQuery` (each None by default) in a method's run-time signature."""
 
 
 class DataFrameLike(Protocol):

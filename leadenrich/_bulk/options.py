@@ -13,17 +13,20 @@ from typing import TYPE_CHECKING, Literal
 from typing_extensions import TypedDict, TypeIs
 
 from .._errors import InvalidRequestError
+from .._signatures import keywords_from
 from .progress import ProgressOption
 
 if TYPE_CHECKING:
     from .._models import UsageOut
 
 __all__ = [
+    "BULK_DEFAULTS",
     "DEFAULT_CONCURRENCY",
     "DEFAULT_MAX_STORED",
     "BulkOptions",
     "MaxCredits",
     "Strategy",
+    "bulk_keywords",
     "credits_left",
     "wants_auto",
 ]
@@ -80,6 +83,20 @@ class BulkOptions(TypedDict, total=False):
     strategy: Strategy
     """`sync` (the default: one blocking request per lead) or `async` (create a job, then
     poll it)."""
+
+
+BULK_DEFAULTS: BulkOptions = {
+    "concurrency": DEFAULT_CONCURRENCY,
+    "max_credits": None,
+    "checkpoint": None,
+    "progress": None,
+    "poll_interval": None,
+    "strategy": "sync",
+}
+"""What a run does with an option left out."""
+
+bulk_keywords = keywords_from(BulkOptions, BULK_DEFAULTS)
+"""Shows the keys of `BulkOptions`, with their defaults, in a method's run-time signature."""
 
 
 def credits_left(usage: UsageOut) -> int | None:

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 from typing_extensions import Unpack
 
 from .._bulk.iteration import AsyncBulkIterator, AsyncOpenIterations, OpenIterations
-from .._bulk.options import DEFAULT_MAX_STORED, BulkOptions
+from .._bulk.options import DEFAULT_MAX_STORED, BulkOptions, bulk_keywords
 from .._bulk.scan_progress import ScanProgress
 from .._endpoints import LeadLike
 from .._types import DataFrameLike
@@ -33,6 +33,7 @@ class BulkEnrichment(Namespace[SyncLink]):
 
     _iterations: OpenIterations
 
+    @bulk_keywords
     def enrich_iter(self, leads: BulkInput, **options: Unpack[BulkOptions]) -> Iterator[BulkOutcome]:
         """Enrich many leads, yielding each lead's outcome as it completes.
 
@@ -49,6 +50,7 @@ class BulkEnrichment(Namespace[SyncLink]):
         batch = prepare(leads, **options, client_slots=self._link.slots)
         return self._iterations.track(iterate(batch, self._link))
 
+    @bulk_keywords
     def enrich_many(self, leads: BulkInput, **options: Unpack[BulkOptions]) -> BulkResult:
         """Enrich many leads at once, as fast as the platform's limits allow.
 
@@ -58,14 +60,14 @@ class BulkEnrichment(Namespace[SyncLink]):
         it is called failed. Identical rows are one lead: enriched once, and every copy
         gets its outcome (`duplicate_of`).
 
+        The run's options are the keys of [`BulkOptions`][leadenrich.BulkOptions], each
+        optional: `concurrency` (5), `max_credits` (a number, `"auto"` for what the
+        account has left, or None), `checkpoint` (a JSONL file that makes the run
+        resumable), `progress`, `poll_interval` and `strategy` (`"sync"` or `"async"`).
+
         Args:
             leads: LeadIn objects, dicts of LeadIn fields, or a pandas DataFrame whose
                 columns include `company` and `domain` (other columns are ignored).
-            **options: The run's options, each optional (see
-                [`BulkOptions`][leadenrich.BulkOptions]): `concurrency` (5), `max_credits`
-                (a number, `"auto"` for what the account has left, or None), `checkpoint`
-                (a JSONL file that makes the run resumable), `progress`, `poll_interval`
-                and `strategy` (`"sync"` or `"async"`).
 
         Examples:
             >>> result = client.leads.enrich_many(  # doctest: +SKIP
@@ -119,6 +121,7 @@ class AsyncBulkEnrichment(Namespace[AsyncLink]):
 
     _iterations: AsyncOpenIterations
 
+    @bulk_keywords
     def enrich_iter(self, leads: BulkInput, **options: Unpack[BulkOptions]) -> AsyncBulkIterator:
         """Enrich many leads, yielding outcomes as they complete; see [`Leads.enrich_many`][leadenrich._resources.leads.Leads.enrich_many].
 
@@ -139,6 +142,7 @@ class AsyncBulkEnrichment(Namespace[AsyncLink]):
         batch = prepare(leads, **options, client_slots=self._link.slots)
         return AsyncBulkIterator(aiterate(batch, self._link), self._iterations)
 
+    @bulk_keywords
     async def enrich_many(self, leads: BulkInput, **options: Unpack[BulkOptions]) -> BulkResult:
         """Enrich many leads at once; see [`Leads.enrich_many`][leadenrich._resources.leads.Leads.enrich_many].
 

@@ -10,7 +10,7 @@ from typing_extensions import Unpack
 from .. import _endpoints
 from .._endpoints import per_call
 from .._response import APIResponse
-from .._types import ExtraHeaders, ExtraQuery, PersonQuery, RequestTimeout
+from .._types import ExtraHeaders, ExtraQuery, PersonQuery, RequestTimeout, person_keywords
 from ._link import AsyncLink, Namespace, SyncLink
 
 if TYPE_CHECKING:
@@ -32,6 +32,7 @@ class Email(Namespace[SyncLink]):
         """The same methods, returning the HTTP response: `client.email.with_raw_response.find(...)`."""
         return EmailWithRawResponse(self._link)
 
+    @person_keywords
     def find(
         self,
         *,
@@ -64,6 +65,7 @@ class EmailWithRawResponse(Namespace[SyncLink]):
         >>> raw.headers.get("retry-after"), raw.retries_taken  # doctest: +SKIP
     """
 
+    @person_keywords
     def find(
         self,
         *,
@@ -95,6 +97,7 @@ class AsyncEmail(Namespace[AsyncLink]):
         """The same methods, returning the HTTP response: `await client.email.with_raw_response.find(...)`."""
         return AsyncEmailWithRawResponse(self._link)
 
+    @person_keywords
     async def find(
         self,
         *,
@@ -121,6 +124,7 @@ class AsyncEmailWithRawResponse(Namespace[AsyncLink]):
         >>> raw.headers.get("retry-after"), raw.retries_taken  # doctest: +SKIP
     """
 
+    @person_keywords
     async def find(
         self,
         *,

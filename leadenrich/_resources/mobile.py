@@ -14,7 +14,7 @@ from .._endpoints import per_call, with_extras
 from .._polling import DEFAULT_LOOKUP_TIMEOUT, Waiter, poll
 from .._response import APIResponse
 from .._steps import Pause, Send, Steps
-from .._types import ExtraHeaders, ExtraQuery, PersonQuery, RequestTimeout
+from .._types import ExtraHeaders, ExtraQuery, PersonQuery, RequestTimeout, person_keywords
 from ._link import AsyncLink, Link, Namespace, SyncLink
 
 if TYPE_CHECKING:
@@ -36,6 +36,7 @@ class Mobile(Namespace[SyncLink]):
         """The same methods, returning the HTTP response: `client.mobile.with_raw_response.get(lookup_id)`."""
         return MobileWithRawResponse(self._link)
 
+    @person_keywords
     def find(
         self,
         *,
@@ -100,6 +101,7 @@ class Mobile(Namespace[SyncLink]):
             _wait(self._link, lookup_id, timeout, poll_interval, on_progress, extra_headers, extra_query)
         )
 
+    @person_keywords
     def find_and_wait(
         self,
         *,
@@ -171,6 +173,7 @@ class MobileWithRawResponse(Namespace[SyncLink]):
         >>> raw.headers.get("retry-after"), raw.retries_taken  # doctest: +SKIP
     """
 
+    @person_keywords
     def find(
         self,
         *,
@@ -220,6 +223,7 @@ class AsyncMobile(Namespace[AsyncLink]):
         """The same methods, returning the HTTP response: `await client.mobile.with_raw_response.get(lookup_id)`."""
         return AsyncMobileWithRawResponse(self._link)
 
+    @person_keywords
     async def find(
         self,
         *,
@@ -274,6 +278,7 @@ class AsyncMobile(Namespace[AsyncLink]):
             _wait(self._link, lookup_id, timeout, poll_interval, on_progress, extra_headers, extra_query)
         )
 
+    @person_keywords
     async def find_and_wait(
         self,
         *,
@@ -301,6 +306,7 @@ class AsyncMobileWithRawResponse(Namespace[AsyncLink]):
         >>> raw.headers.get("retry-after"), raw.retries_taken  # doctest: +SKIP
     """
 
+    @person_keywords
     async def find(
         self,
         *,

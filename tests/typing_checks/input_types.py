@@ -41,6 +41,10 @@ def sync_client(client: LeadEnrich, rows: list[dict[str, str]]) -> None:
     # Rows read from a file are any mapping: bulk input takes them as they are.
     assert_type(client.leads.enrich_many(rows), BulkResult)
     client.leads.enrich_many(42)  # type: ignore[arg-type]  # pyright: ignore[reportArgumentType]
+    # The keywords a run-time signature shows are the TypedDict's, for type checkers too.
+    assert_type(client.leads.enrich_many(rows, concurrency=3, strategy="async"), BulkResult)
+    client.leads.enrich_many(rows, concurency=3)  # type: ignore[call-arg]  # pyright: ignore[reportCallIssue]
+    client.leads.enrich_iter(rows, strategy="fast")  # type: ignore[arg-type]  # pyright: ignore[reportArgumentType]
     raw = client.leads.with_raw_response.get("ld_1", timeout=5)
     assert_type(raw, APIResponse[LeadOut])
     assert_type(raw.parse(), LeadOut)
