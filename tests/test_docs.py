@@ -256,7 +256,8 @@ def public_surface() -> dict[str, Any]:
                 {f.name for f in dataclasses.fields(klass)} if dataclasses.is_dataclass(klass) else set()
             )
             for attr, member in vars(klass).items():
-                if attr.startswith("_") or attr == "model_config" or attr in settings:
+                # pydantic's own: its config, and the hook it sets on a model with private attributes.
+                if attr.startswith("_") or attr in ("model_config", "model_post_init") or attr in settings:
                     continue
                 if inspect.isfunction(member) or isinstance(member, property):
                     surface.setdefault(f"{name}.{attr}", member)

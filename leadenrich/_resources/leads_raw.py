@@ -6,13 +6,15 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from .. import _endpoints
-from .._endpoints import LeadLike, per_call
+from .._endpoints import LeadLike, make_extras, per_call
+from .._pagination import AsyncListing, SyncListing
 from .._response import APIResponse
 from .._types import ExtraHeaders, ExtraQuery, RequestTimeout
 from ._link import AsyncLink, Namespace, SyncLink
 
 if TYPE_CHECKING:
     from .._models import EnrichJobCreated, LeadDeleted, LeadOut, LeadPage
+    from .._models.leads import Awaited
 
 __all__ = ["AsyncLeadsWithRawResponse", "LeadsWithRawResponse"]
 
@@ -77,9 +79,8 @@ class LeadsWithRawResponse(Namespace[SyncLink]):
             >>> raw = client.leads.with_raw_response.list(limit=20)  # doctest: +SKIP
             >>> raw.status_code, raw.parse()  # doctest: +SKIP
         """
-        return self._link.request_raw(
-            per_call(_endpoints.list_leads(limit, skip), timeout, extra_headers, extra_query)
-        )
+        listing = SyncListing(limit, skip, make_extras(timeout, extra_headers, extra_query), self._link)
+        return self._link.request_raw(listing.call())
 
     def get(
         self,
@@ -189,16 +190,15 @@ class AsyncLeadsWithRawResponse(Namespace[AsyncLink]):
         timeout: RequestTimeout = None,
         extra_headers: ExtraHeaders = None,
         extra_query: ExtraQuery = None,
-    ) -> APIResponse[LeadPage]:
+    ) -> APIResponse[LeadPage[Awaited]]:
         """[`LeadsWithRawResponse.list`][leadenrich._resources.leads_raw.LeadsWithRawResponse.list], awaitable.
 
         Examples:
             >>> raw = await client.leads.with_raw_response.list(limit=20)  # doctest: +SKIP
             >>> raw.status_code, raw.parse()  # doctest: +SKIP
         """
-        return await self._link.request_raw(
-            per_call(_endpoints.list_leads(limit, skip), timeout, extra_headers, extra_query)
-        )
+        listing = AsyncListing(limit, skip, make_extras(timeout, extra_headers, extra_query), self._link)
+        return await self._link.request_raw(listing.call())
 
     async def get(
         self,

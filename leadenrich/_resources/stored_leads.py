@@ -6,13 +6,14 @@ from collections.abc import AsyncIterator, Iterator
 from typing import TYPE_CHECKING
 
 from .. import _endpoints
-from .._endpoints import Extras, make_extras, per_call, with_extras
-from .._pagination import check_page_size, next_skip
+from .._endpoints import make_extras, per_call
+from .._pagination import AsyncListing, SyncListing, check_page_size
 from .._types import ExtraHeaders, ExtraQuery, RequestTimeout
 from ._link import AsyncLink, Namespace, SyncLink
 
 if TYPE_CHECKING:
     from .._models import LeadDeleted, LeadOut, LeadPage
+    from .._models.leads import Awaited
 
 __all__ = ["AsyncStoredLeads", "StoredLeads"]
 
@@ -31,14 +32,16 @@ class StoredLeads(Namespace[SyncLink]):
     ) -> LeadPage:
         """One page of stored leads: `limit` is the page size, not a total.
 
+        The page goes on to the next ones: `page.has_next_page()`, `page.next_page()`,
+        `page.iter_pages()`.
+
         Examples:
             >>> page = client.leads.list(limit=20, skip=40)  # doctest: +SKIP
             >>> for lead in page:  # doctest: +SKIP
             ...     print(lead.id, lead.input.company)
         """
-        return self._link.request(
-            per_call(_endpoints.list_leads(limit, skip), timeout, extra_headers, extra_query)
-        )
+        listing = SyncListing(limit, skip, make_extras(timeout, extra_headers, extra_query), self._link)
+        return self._link.request(listing.call())
 
     def iter(
         self,
@@ -54,14 +57,8 @@ class StoredLeads(Namespace[SyncLink]):
             >>> for lead in client.leads.iter():  # doctest: +SKIP
             ...     print(lead.id)
         """
-        return self._pages(check_page_size(page_size), make_extras(timeout, extra_headers, extra_query))
-
-    def _pages(self, size: int, extras: Extras | None) -> Iterator[LeadOut]:
-        skip: int | None = 0
-        while skip is not None:
-            page = self._link.request(with_extras(_endpoints.list_leads(size, skip), extras))
-            yield from page.items
-            skip = next_skip(page, size, skip)
+        extras = make_extras(timeout, extra_headers, extra_query)
+        return SyncListing(check_page_size(page_size), 0, extras, self._link).leads()
 
     def get(
         self,
@@ -127,15 +124,17 @@ class AsyncStoredLeads(Namespace[AsyncLink]):
         timeout: RequestTimeout = None,
         extra_headers: ExtraHeaders = None,
         extra_query: ExtraQuery = None,
-    ) -> LeadPage:
-        """[`Leads.list`][leadenrich._resources.leads.Leads.list], awaitable.
+    ) -> LeadPage[Awaited]:
+        """[`Leads.list`][leadenrich._resources.leads.Leads.list], awaitable; so are the
+        page's `next_page()`, and its `iter_pages()` is an async iterator.
 
         Examples:
             >>> page = await client.leads.list(limit=20)  # doctest: +SKIP
+            >>> while page.has_next_page():  # doctest: +SKIP
+            ...     page = await page.next_page()
         """
-        return await self._link.request(
-            per_call(_endpoints.list_leads(limit, skip), timeout, extra_headers, extra_query)
-        )
+        listing = AsyncListing(limit, skip, make_extras(timeout, extra_headers, extra_query), self._link)
+        return await self._link.request(listing.call())
 
     def iter(
         self,
@@ -151,15 +150,8 @@ class AsyncStoredLeads(Namespace[AsyncLink]):
             >>> async for lead in client.leads.iter():  # doctest: +SKIP
             ...     print(lead.id)
         """
-        return self._pages(check_page_size(page_size), make_extras(timeout, extra_headers, extra_query))
-
-    async def _pages(self, size: int, extras: Extras | None) -> AsyncIterator[LeadOut]:
-        skip: int | None = 0
-        while skip is not None:
-            page = await self._link.request(with_extras(_endpoints.list_leads(size, skip), extras))
-            for lead in page.items:
-                yield lead
-            skip = next_skip(page, size, skip)
+        extras = make_extras(timeout, extra_headers, extra_query)
+        return AsyncListing(check_page_size(page_size), 0, extras, self._link).leads()
 
     async def get(
         self,

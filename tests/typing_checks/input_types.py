@@ -17,10 +17,12 @@ from leadenrich import (
     LeadDict,
     LeadEnrich,
     LeadOut,
+    LeadPage,
     MobileFindOut,
     PersonQuery,
     UsageOut,
 )
+from leadenrich._models.leads import Awaited
 
 
 def sync_client(client: LeadEnrich, rows: list[dict[str, str]]) -> None:
@@ -54,6 +56,11 @@ def sync_client(client: LeadEnrich, rows: list[dict[str, str]]) -> None:
     assert_type(client.with_options(max_retries=3, default_headers={"X-Team": "a"}), LeadEnrich)
     LeadEnrich(http_client=httpx.Client())
     LeadEnrich(http_client=httpx.AsyncClient())  # type: ignore[arg-type]  # pyright: ignore[reportArgumentType]
+    page = client.leads.list(limit=10)
+    assert_type(page.next_page(), LeadPage)
+    for each in page.iter_pages():
+        assert_type(each, LeadPage)
+    assert_type(client.leads.with_raw_response.list().parse().next_page(), LeadPage)
 
 
 async def async_client(client: AsyncLeadEnrich) -> None:
@@ -65,3 +72,9 @@ async def async_client(client: AsyncLeadEnrich) -> None:
     assert_type(client.with_options(timeout=5), AsyncLeadEnrich)
     AsyncLeadEnrich(http_client=httpx.AsyncClient())
     AsyncLeadEnrich(http_client=httpx.Client())  # type: ignore[arg-type]  # pyright: ignore[reportArgumentType]
+    # A page of the async client is awaited for the next one.
+    page = await client.leads.list(limit=10)
+    assert_type(await page.next_page(), LeadPage[Awaited])
+    async for each in page.iter_pages():
+        assert_type(each, LeadPage[Awaited])
+    len(page.next_page())  # type: ignore[arg-type]  # pyright: ignore[reportArgumentType]
