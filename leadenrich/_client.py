@@ -48,7 +48,7 @@ class LeadEnrich(SyncAPIClient):
 
     Examples:
         >>> from leadenrich import LeadEnrich
-        >>> with LeadEnrich() as client:  # doctest: +SKIP
+        >>> with LeadEnrich() as client:
         ...     lead = client.leads.enrich_sync({"company": "Acme", "domain": "acme.com"})
         ...     print(lead.enrichment.opportunity_score)
     """
@@ -94,8 +94,8 @@ class LeadEnrich(SyncAPIClient):
         the connection pool (unless it was passed in as `http_client`).
 
         Examples:
-            >>> client = LeadEnrich()  # doctest: +SKIP
-            >>> client.close()  # doctest: +SKIP
+            >>> client = LeadEnrich()
+            >>> client.close()
         """
         self._bulk_iterations.close()
         super().close()
@@ -110,7 +110,7 @@ class LeadEnrich(SyncAPIClient):
         """The liveness check; needs no key and spends nothing.
 
         Examples:
-            >>> client.health().status  # doctest: +SKIP
+            >>> client.health().status
             'ok'
         """
         return self._request(per_call(_endpoints.health(), timeout, extra_headers, extra_query))
@@ -125,7 +125,7 @@ class LeadEnrich(SyncAPIClient):
         """This month's quota, credit balances and request counts.
 
         Examples:
-            >>> client.usage().monthly_leads.used  # doctest: +SKIP
+            >>> client.usage().monthly_leads.used
             12
         """
         return self._request(per_call(_endpoints.usage(), timeout, extra_headers, extra_query))
@@ -140,7 +140,7 @@ class AsyncLeadEnrich(AsyncAPIClient):
 
     Examples:
         >>> from leadenrich import AsyncLeadEnrich
-        >>> async with AsyncLeadEnrich() as client:  # doctest: +SKIP
+        >>> async with AsyncLeadEnrich() as client:
         ...     job = await client.leads.enrich({"company": "Acme", "domain": "acme.com"})
     """
 
@@ -182,8 +182,8 @@ class AsyncLeadEnrich(AsyncAPIClient):
         `http_client`).
 
         Examples:
-            >>> client = AsyncLeadEnrich()  # doctest: +SKIP
-            >>> await client.aclose()  # doctest: +SKIP
+            >>> client = AsyncLeadEnrich()
+            >>> await client.aclose()
         """
         await self._bulk_iterations.aclose()
         await super().aclose()
@@ -198,7 +198,7 @@ class AsyncLeadEnrich(AsyncAPIClient):
         """[`LeadEnrich.health`][leadenrich.LeadEnrich.health], awaitable.
 
         Examples:
-            >>> (await client.health()).status  # doctest: +SKIP
+            >>> (await client.health()).status
             'ok'
         """
         return await self._request(per_call(_endpoints.health(), timeout, extra_headers, extra_query))
@@ -213,7 +213,7 @@ class AsyncLeadEnrich(AsyncAPIClient):
         """[`LeadEnrich.usage`][leadenrich.LeadEnrich.usage], awaitable.
 
         Examples:
-            >>> usage = await client.usage()  # doctest: +SKIP
+            >>> usage = await client.usage()
         """
         return await self._request(per_call(_endpoints.usage(), timeout, extra_headers, extra_query))
 
@@ -222,8 +222,8 @@ class LeadEnrichWithRawResponse:
     """`client.with_raw_response`: each call returns an [`APIResponse`][leadenrich.APIResponse].
 
     Examples:
-        >>> raw = client.with_raw_response.usage()  # doctest: +SKIP
-        >>> raw.headers.get("retry-after"), raw.parse().monthly_leads.used  # doctest: +SKIP
+        >>> raw = client.with_raw_response.usage()
+        >>> raw.headers.get("retry-after"), raw.parse().monthly_leads.used
     """
 
     leads: LeadsWithRawResponse
@@ -252,8 +252,8 @@ class LeadEnrichWithRawResponse:
         """[`health`][leadenrich.LeadEnrich.health], with the HTTP response.
 
         Examples:
-            >>> raw = client.with_raw_response.health()  # doctest: +SKIP
-            >>> raw.status_code, raw.parse()  # doctest: +SKIP
+            >>> raw = client.with_raw_response.health()
+            >>> raw.status_code, raw.parse()
         """
         return self._link.request_raw(per_call(_endpoints.health(), timeout, extra_headers, extra_query))
 
@@ -267,8 +267,8 @@ class LeadEnrichWithRawResponse:
         """[`usage`][leadenrich.LeadEnrich.usage], with the HTTP response.
 
         Examples:
-            >>> raw = client.with_raw_response.usage()  # doctest: +SKIP
-            >>> raw.status_code, raw.parse()  # doctest: +SKIP
+            >>> raw = client.with_raw_response.usage()
+            >>> raw.status_code, raw.parse()
         """
         return self._link.request_raw(per_call(_endpoints.usage(), timeout, extra_headers, extra_query))
 
@@ -277,8 +277,8 @@ class AsyncLeadEnrichWithRawResponse:
     """`client.with_raw_response` of the async client: each call returns an [`APIResponse`][leadenrich.APIResponse].
 
     Examples:
-        >>> raw = await client.with_raw_response.usage()  # doctest: +SKIP
-        >>> raw.headers.get("retry-after"), raw.parse().monthly_leads.used  # doctest: +SKIP
+        >>> raw = await client.with_raw_response.usage()
+        >>> raw.headers.get("retry-after"), raw.parse().monthly_leads.used
     """
 
     leads: AsyncLeadsWithRawResponse
@@ -309,8 +309,8 @@ class AsyncLeadEnrichWithRawResponse:
         """[`LeadEnrichWithRawResponse.health`][leadenrich._client.LeadEnrichWithRawResponse.health], awaitable.
 
         Examples:
-            >>> raw = await client.with_raw_response.health()  # doctest: +SKIP
-            >>> raw.status_code, raw.parse()  # doctest: +SKIP
+            >>> raw = await client.with_raw_response.health()
+            >>> raw.status_code, raw.parse()
         """
         return await self._link.request_raw(
             per_call(_endpoints.health(), timeout, extra_headers, extra_query)
@@ -326,7 +326,7 @@ class AsyncLeadEnrichWithRawResponse:
         """[`LeadEnrichWithRawResponse.usage`][leadenrich._client.LeadEnrichWithRawResponse.usage], awaitable.
 
         Examples:
-            >>> raw = await client.with_raw_response.usage()  # doctest: +SKIP
-            >>> raw.status_code, raw.parse()  # doctest: +SKIP
+            >>> raw = await client.with_raw_response.usage()
+            >>> raw.status_code, raw.parse()
         """
         return await self._link.request_raw(per_call(_endpoints.usage(), timeout, extra_headers, extra_query))

@@ -61,7 +61,7 @@ class ClientSettings(TypedDict, total=False):
     to the constructor) is forwarded by `with_options` with no other change.
 
     Examples:
-        >>> patient = client.with_options(timeout=120, max_retries=5)  # doctest: +SKIP
+        >>> patient = client.with_options(timeout=120, max_retries=5)
     """
 
     api_key: str

@@ -45,7 +45,7 @@ class PersonQuery(TypedDict, total=False):
 
     Examples:
         >>> person: PersonQuery = {"first_name": "Ada", "last_name": "Lovelace", "domain": "acme.com"}
-        >>> client.email.find(**person)  # doctest: +SKIP
+        >>> client.email.find(**person)
     """
 
     linkedin_url: str | None
@@ -63,8 +63,8 @@ class DataFrameLike(Protocol):
     """What `enrich_many` reads from a pandas (or pandas-like) DataFrame: its columns and its rows as records.
 
     Examples:
-        >>> frame = pandas.read_csv("leads.csv")  # doctest: +SKIP
-        >>> client.leads.enrich_many(frame)  # doctest: +SKIP
+        >>> frame = pandas.read_csv("leads.csv")
+        >>> client.leads.enrich_many(frame)
     """
 
     @property
@@ -72,7 +72,7 @@ class DataFrameLike(Protocol):
         """The column names; `company` and `domain` must be among them.
 
         Examples:
-            >>> list(frame.columns)  # doctest: +SKIP
+            >>> list(frame.columns)
             ['company', 'domain', 'email']
         """
         ...
@@ -81,7 +81,7 @@ class DataFrameLike(Protocol):
         """One dict per row.
 
         Examples:
-            >>> frame.to_dict("records")[0]  # doctest: +SKIP
+            >>> frame.to_dict("records")[0]
             {'company': 'Acme', 'domain': 'acme.com', 'email': 'ada@acme.com'}
         """
         ...

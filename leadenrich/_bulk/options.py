@@ -52,7 +52,7 @@ class BulkOptions(TypedDict, total=False):
 
     Examples:
         >>> options: BulkOptions = {"concurrency": 5, "checkpoint": "run.jsonl", "max_credits": "auto"}
-        >>> result = client.leads.enrich_many(rows, **options)  # doctest: +SKIP
+        >>> result = client.leads.enrich_many(rows, **options)
     """
 
     concurrency: int

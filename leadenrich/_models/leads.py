@@ -82,8 +82,8 @@ class CompanyOverview(ResponseModel):
     """Firmographics of the lead's company.
 
     Examples:
-        >>> overview = lead.enrichment.company_overview  # doctest: +SKIP
-        >>> overview.industry, overview.company_size  # doctest: +SKIP
+        >>> overview = lead.enrichment.company_overview
+        >>> overview.industry, overview.company_size
         ('Software', '51-200')
     """
 
@@ -98,7 +98,7 @@ class TechStack(ResponseModel):
     """Technologies the company is known to use, by category.
 
     Examples:
-        >>> lead.enrichment.tech_stack.cloud  # doctest: +SKIP
+        >>> lead.enrichment.tech_stack.cloud
         ['AWS']
     """
 
@@ -123,7 +123,7 @@ class IntentSignals(ResponseModel):
     """Signals that the company may be in a buying cycle.
 
     Examples:
-        >>> lead.enrichment.intent_signals.hiring_signals  # doctest: +SKIP
+        >>> lead.enrichment.intent_signals.hiring_signals
         ['Hiring Site Reliability Engineers']
     """
 
@@ -148,7 +148,7 @@ class BuyingCommitteeMember(ResponseModel):
     """One person involved in the buying decision.
 
     Examples:
-        >>> for member in lead.enrichment.buying_committee:  # doctest: +SKIP
+        >>> for member in lead.enrichment.buying_committee:
         ...     print(member.name, member.title, member.role)
         Daniel Walsh Chief Financial Officer economic buyer
     """
@@ -168,7 +168,7 @@ class EngagementPlaybook(ResponseModel):
     """How and when to approach the lead.
 
     Examples:
-        >>> lead.enrichment.engagement_playbook.opening_line  # doctest: +SKIP
+        >>> lead.enrichment.engagement_playbook.opening_line
         'Hi Ada, teams at Acme often tell us they are held back by unplanned downtime.'
     """
 
@@ -189,8 +189,8 @@ class Enrichment(ResponseModel):
     """The structured enrichment record of a lead.
 
     Examples:
-        >>> record = client.leads.enrich_sync({"company": "Acme", "domain": "acme.com"}).enrichment  # doctest: +SKIP
-        >>> record.opportunity_score, record.tags  # doctest: +SKIP
+        >>> record = client.leads.enrich_sync({"company": "Acme", "domain": "acme.com"}).enrichment
+        >>> record.opportunity_score, record.tags
         (72, ['industry:software', 'segment:smb'])
     """
 
@@ -221,8 +221,8 @@ class LeadOut(ResponseModel):
     """An enriched lead, as stored by the service.
 
     Examples:
-        >>> lead = client.leads.enrich_sync({"company": "Acme", "domain": "acme.com"})  # doctest: +SKIP
-        >>> lead.enrichment.opportunity_score  # doctest: +SKIP
+        >>> lead = client.leads.enrich_sync({"company": "Acme", "domain": "acme.com"})
+        >>> lead.enrichment.opportunity_score
         72
     """
 
@@ -318,9 +318,9 @@ class LeadPage(ResponseModel, Generic[Client]):
     `LeadPage[Awaited]`). `leads.iter()` goes through every lead without pages.
 
     Examples:
-        >>> page = client.leads.list(limit=20)  # doctest: +SKIP
-        >>> [lead.id for lead in page]  # doctest: +SKIP
-        >>> while page.has_next_page():  # doctest: +SKIP
+        >>> page = client.leads.list(limit=20)
+        >>> [lead.id for lead in page]
+        >>> while page.has_next_page():
         ...     page = page.next_page()
     """
 
@@ -377,8 +377,8 @@ class LeadPage(ResponseModel, Generic[Client]):
         leads than asked without saying so. False for a page not from `leads.list()`.
 
         Examples:
-            >>> page = client.leads.list(limit=100)  # doctest: +SKIP
-            >>> page.has_next_page()  # doctest: +SKIP
+            >>> page = client.leads.list(limit=100)
+            >>> page.has_next_page()
             True
         """
         return self._listing is not None and self._listing.after(self) is not None
@@ -397,10 +397,10 @@ class LeadPage(ResponseModel, Generic[Client]):
                 there is no listing to go on with.
 
         Examples:
-            >>> page = client.leads.list(limit=100)  # doctest: +SKIP
-            >>> if page.has_next_page():  # doctest: +SKIP
+            >>> page = client.leads.list(limit=100)
+            >>> if page.has_next_page():
             ...     page = page.next_page()
-            >>> page = await page.next_page()  # the async client  # doctest: +SKIP
+            >>> page = await page.next_page()  # the async client
         """
         if self._listing is None:
             raise TypeError(
@@ -419,9 +419,9 @@ class LeadPage(ResponseModel, Generic[Client]):
         only one.
 
         Examples:
-            >>> for page in client.leads.list(limit=100).iter_pages():  # doctest: +SKIP
+            >>> for page in client.leads.list(limit=100).iter_pages():
             ...     print(len(page))
-            >>> async for page in (await client.leads.list(limit=100)).iter_pages():  # doctest: +SKIP
+            >>> async for page in (await client.leads.list(limit=100)).iter_pages():
             ...     print(len(page))
         """
         if self._listing is None:
@@ -436,8 +436,8 @@ class LeadDeleted(ResponseModel):
     sends is kept. `id` is filled with the deleted lead's id when the body does not carry it.
 
     Examples:
-        >>> deleted = client.leads.delete("ld_123")  # doctest: +SKIP
-        >>> deleted.id, deleted.deleted  # doctest: +SKIP
+        >>> deleted = client.leads.delete("ld_123")
+        >>> deleted.id, deleted.deleted
         ('ld_123', True)
     """
 

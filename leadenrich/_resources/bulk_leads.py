@@ -42,7 +42,7 @@ class BulkEnrichment(Namespace[SyncLink]):
         for) and writes them to the checkpoint.
 
         Examples:
-            >>> for outcome in client.leads.enrich_iter(rows, checkpoint="run.jsonl"):  # doctest: +SKIP
+            >>> for outcome in client.leads.enrich_iter(rows, checkpoint="run.jsonl"):
             ...     print(outcome.index, outcome.status)
         """
         from .._bulk.runner import iterate, prepare
@@ -70,11 +70,11 @@ class BulkEnrichment(Namespace[SyncLink]):
                 columns include `company` and `domain` (other columns are ignored).
 
         Examples:
-            >>> result = client.leads.enrich_many(  # doctest: +SKIP
+            >>> result = client.leads.enrich_many(
             ...     [{"company": "Acme", "domain": "acme.com"}, {"company": "Globex", "domain": "globex.com"}],
             ...     checkpoint="leads.jsonl",
             ... )
-            >>> result.succeeded, result.credits_spent  # doctest: +SKIP
+            >>> result.succeeded, result.credits_spent
             (2, 2)
         """
         from .._bulk.results import BulkResult
@@ -107,8 +107,8 @@ class BulkEnrichment(Namespace[SyncLink]):
                 number of stored leads read so far after each page.
 
         Examples:
-            >>> preview = client.leads.preview_many(rows, checkpoint="run.jsonl")  # doctest: +SKIP
-            >>> preview.credits_at_most, preview.credits_left, preview.verdict  # doctest: +SKIP
+            >>> preview = client.leads.preview_many(rows, checkpoint="run.jsonl")
+            >>> preview.credits_at_most, preview.credits_left, preview.verdict
             (115, 885, 'enough')
         """
         from .._bulk.preview import Draft, preview
@@ -133,7 +133,7 @@ class AsyncBulkEnrichment(Namespace[AsyncLink]):
         latest when the client is closed, before its connections are.
 
         Examples:
-            >>> async with client.leads.enrich_iter(rows) as outcomes:  # doctest: +SKIP
+            >>> async with client.leads.enrich_iter(rows) as outcomes:
             ...     async for outcome in outcomes:
             ...         print(outcome.index, outcome.status)
         """
@@ -149,7 +149,7 @@ class AsyncBulkEnrichment(Namespace[AsyncLink]):
         Works with a plain `await` in a Jupyter notebook.
 
         Examples:
-            >>> result = await client.leads.enrich_many(rows, checkpoint="leads.jsonl")  # doctest: +SKIP
+            >>> result = await client.leads.enrich_many(rows, checkpoint="leads.jsonl")
         """
         from .._bulk.results import BulkResult
 
@@ -166,7 +166,7 @@ class AsyncBulkEnrichment(Namespace[AsyncLink]):
         """What `enrich_many` would charge; see [`Leads.preview_many`][leadenrich._resources.leads.Leads.preview_many].
 
         Examples:
-            >>> preview = await client.leads.preview_many(rows, checkpoint="run.jsonl")  # doctest: +SKIP
+            >>> preview = await client.leads.preview_many(rows, checkpoint="run.jsonl")
         """
         from .._bulk.preview import Draft, preview
 

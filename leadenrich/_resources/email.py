@@ -23,7 +23,7 @@ class Email(Namespace[SyncLink]):
     """Find work emails: `client.email`.
 
     Examples:
-        >>> client.email.find(linkedin_url="https://www.linkedin.com/in/ada").state  # doctest: +SKIP
+        >>> client.email.find(linkedin_url="https://www.linkedin.com/in/ada").state
         'found'
     """
 
@@ -48,8 +48,8 @@ class Email(Namespace[SyncLink]):
         combination raises InvalidRequestError before sending.
 
         Examples:
-            >>> result = client.email.find(first_name="Ada", last_name="Lovelace", domain="acme.com")  # doctest: +SKIP
-            >>> result.email if result.found else "no email"  # doctest: +SKIP
+            >>> result = client.email.find(first_name="Ada", last_name="Lovelace", domain="acme.com")
+            >>> result.email if result.found else "no email"
             'ada.lovelace@acme.com'
         """
         return self._link.request(
@@ -61,8 +61,8 @@ class EmailWithRawResponse(Namespace[SyncLink]):
     """`client.email.with_raw_response`: each call returns an [`APIResponse`][leadenrich.APIResponse].
 
     Examples:
-        >>> raw = client.email.with_raw_response.find(linkedin_url="https://linkedin.com/in/ada")  # doctest: +SKIP
-        >>> raw.headers.get("retry-after"), raw.retries_taken  # doctest: +SKIP
+        >>> raw = client.email.with_raw_response.find(linkedin_url="https://linkedin.com/in/ada")
+        >>> raw.headers.get("retry-after"), raw.retries_taken
     """
 
     @person_keywords
@@ -77,8 +77,8 @@ class EmailWithRawResponse(Namespace[SyncLink]):
         """[`Email.find`][leadenrich._resources.email.Email.find], with the HTTP response.
 
         Examples:
-            >>> raw = client.email.with_raw_response.find(linkedin_url="https://linkedin.com/in/ada")  # doctest: +SKIP
-            >>> raw.status_code, raw.parse()  # doctest: +SKIP
+            >>> raw = client.email.with_raw_response.find(linkedin_url="https://linkedin.com/in/ada")
+            >>> raw.status_code, raw.parse()
         """
         return self._link.request_raw(
             per_call(_endpoints.find_email(**person), timeout, extra_headers, extra_query)
@@ -89,7 +89,7 @@ class AsyncEmail(Namespace[AsyncLink]):
     """Find work emails: `client.email` of the async client.
 
     Examples:
-        >>> result = await client.email.find(linkedin_url="https://www.linkedin.com/in/ada")  # doctest: +SKIP
+        >>> result = await client.email.find(linkedin_url="https://www.linkedin.com/in/ada")
     """
 
     @cached_property
@@ -109,7 +109,7 @@ class AsyncEmail(Namespace[AsyncLink]):
         """[`Email.find`][leadenrich._resources.email.Email.find], awaitable.
 
         Examples:
-            >>> result = await client.email.find(linkedin_url="https://linkedin.com/in/ada")  # doctest: +SKIP
+            >>> result = await client.email.find(linkedin_url="https://linkedin.com/in/ada")
         """
         return await self._link.request(
             per_call(_endpoints.find_email(**person), timeout, extra_headers, extra_query)
@@ -120,8 +120,8 @@ class AsyncEmailWithRawResponse(Namespace[AsyncLink]):
     """`client.email.with_raw_response` of the async client: each call returns an [`APIResponse`][leadenrich.APIResponse].
 
     Examples:
-        >>> raw = await client.email.with_raw_response.find(linkedin_url="https://linkedin.com/in/ada")  # doctest: +SKIP
-        >>> raw.headers.get("retry-after"), raw.retries_taken  # doctest: +SKIP
+        >>> raw = await client.email.with_raw_response.find(linkedin_url="https://linkedin.com/in/ada")
+        >>> raw.headers.get("retry-after"), raw.retries_taken
     """
 
     @person_keywords
@@ -136,8 +136,8 @@ class AsyncEmailWithRawResponse(Namespace[AsyncLink]):
         """[`EmailWithRawResponse.find`][leadenrich._resources.email.EmailWithRawResponse.find], awaitable.
 
         Examples:
-            >>> raw = await client.email.with_raw_response.find(linkedin_url="https://linkedin.com/in/ada")  # doctest: +SKIP
-            >>> raw.status_code, raw.parse()  # doctest: +SKIP
+            >>> raw = await client.email.with_raw_response.find(linkedin_url="https://linkedin.com/in/ada")
+            >>> raw.status_code, raw.parse()
         """
         return await self._link.request_raw(
             per_call(_endpoints.find_email(**person), timeout, extra_headers, extra_query)

@@ -40,8 +40,8 @@ class Enrichment(Namespace[SyncLink]):
         `callback_url`, the service POSTs the finished job there once.
 
         Examples:
-            >>> job = client.leads.enrich({"company": "Acme", "domain": "acme.com"})  # doctest: +SKIP
-            >>> client.jobs.get(job.job_id).status  # doctest: +SKIP
+            >>> job = client.leads.enrich({"company": "Acme", "domain": "acme.com"})
+            >>> client.jobs.get(job.job_id).status
             'running'
         """
         call = per_call(_endpoints.enrich(lead, callback_url), timeout, extra_headers, extra_query)
@@ -62,8 +62,8 @@ class Enrichment(Namespace[SyncLink]):
         service, so it cannot be charged twice.
 
         Examples:
-            >>> lead = client.leads.enrich_sync({"company": "Acme", "domain": "acme.com"})  # doctest: +SKIP
-            >>> lead.enrichment.company_overview.industry  # doctest: +SKIP
+            >>> lead = client.leads.enrich_sync({"company": "Acme", "domain": "acme.com"})
+            >>> lead.enrichment.company_overview.industry
             'Software'
         """
         return self._link.request(per_call(_endpoints.enrich_sync(lead), timeout, extra_headers, extra_query))
@@ -94,8 +94,8 @@ class Enrichment(Namespace[SyncLink]):
                 job goes on, and `jobs.wait(.last.job_id)` picks it up again).
 
         Examples:
-            >>> lead = client.leads.enrich_and_wait({"company": "Acme", "domain": "acme.com"})  # doctest: +SKIP
-            >>> lead.enrichment.tags  # doctest: +SKIP
+            >>> lead = client.leads.enrich_and_wait({"company": "Acme", "domain": "acme.com"})
+            >>> lead.enrichment.tags
             ['mid-market', 'manufacturing']
         """
         return self._enrich_and_wait(
@@ -133,7 +133,7 @@ class AsyncEnrichment(Namespace[AsyncLink]):
         """[`Leads.enrich`][leadenrich._resources.leads.Leads.enrich], awaitable.
 
         Examples:
-            >>> job = await client.leads.enrich({"company": "Acme", "domain": "acme.com"})  # doctest: +SKIP
+            >>> job = await client.leads.enrich({"company": "Acme", "domain": "acme.com"})
         """
         call = per_call(_endpoints.enrich(lead, callback_url), timeout, extra_headers, extra_query)
         return _noted(self._link, await self._link.request(call))
@@ -149,7 +149,7 @@ class AsyncEnrichment(Namespace[AsyncLink]):
         """[`Leads.enrich_sync`][leadenrich._resources.leads.Leads.enrich_sync], awaitable.
 
         Examples:
-            >>> lead = await client.leads.enrich_sync({"company": "Acme", "domain": "acme.com"})  # doctest: +SKIP
+            >>> lead = await client.leads.enrich_sync({"company": "Acme", "domain": "acme.com"})
         """
         return await self._link.request(
             per_call(_endpoints.enrich_sync(lead), timeout, extra_headers, extra_query)
@@ -169,7 +169,7 @@ class AsyncEnrichment(Namespace[AsyncLink]):
         cancelling the awaiting task stops the polling at once.
 
         Examples:
-            >>> lead = await client.leads.enrich_and_wait({"company": "Acme", "domain": "acme.com"})  # doctest: +SKIP
+            >>> lead = await client.leads.enrich_and_wait({"company": "Acme", "domain": "acme.com"})
         """
         return await self._enrich_and_wait(
             lead, timeout, poll_interval, on_progress, extra_headers=extra_headers, extra_query=extra_query

@@ -25,8 +25,8 @@ class Jobs(Namespace[SyncLink]):
     """Read enrichment jobs: `client.jobs`.
 
     Examples:
-        >>> created = client.leads.enrich({"company": "Acme", "domain": "acme.com"})  # doctest: +SKIP
-        >>> client.jobs.wait(created.job_id).status  # doctest: +SKIP
+        >>> created = client.leads.enrich({"company": "Acme", "domain": "acme.com"})
+        >>> client.jobs.wait(created.job_id).status
         'done'
     """
 
@@ -46,8 +46,8 @@ class Jobs(Namespace[SyncLink]):
         """The current state of a job: `queued`, `running`, `done` (with `result`) or `failed`.
 
         Examples:
-            >>> job = client.jobs.get("job_123")  # doctest: +SKIP
-            >>> job.status, job.result is not None  # doctest: +SKIP
+            >>> job = client.jobs.get("job_123")
+            >>> job.status, job.result is not None
             ('done', True)
         """
         return self._link.request(per_call(_endpoints.get_job(job_id), timeout, extra_headers, extra_query))
@@ -78,8 +78,8 @@ class Jobs(Namespace[SyncLink]):
         poll has the client's request timeout.
 
         Examples:
-            >>> job = client.jobs.wait(created.job_id, timeout=120)  # doctest: +SKIP
-            >>> job.result.enrichment.opportunity_score if job.status == "done" else job.error  # doctest: +SKIP
+            >>> job = client.jobs.wait(created.job_id, timeout=120)
+            >>> job.result.enrichment.opportunity_score if job.status == "done" else job.error
         """
         return self._link.run(
             _wait(self._link, job_id, timeout, poll_interval, on_progress, extra_headers, extra_query)
@@ -109,8 +109,8 @@ class JobsWithRawResponse(Namespace[SyncLink]):
     """`client.jobs.with_raw_response`: each call returns an [`APIResponse`][leadenrich.APIResponse].
 
     Examples:
-        >>> raw = client.jobs.with_raw_response.get("job_123")  # doctest: +SKIP
-        >>> raw.headers.get("retry-after"), raw.retries_taken  # doctest: +SKIP
+        >>> raw = client.jobs.with_raw_response.get("job_123")
+        >>> raw.headers.get("retry-after"), raw.retries_taken
     """
 
     def get(
@@ -124,8 +124,8 @@ class JobsWithRawResponse(Namespace[SyncLink]):
         """[`Jobs.get`][leadenrich._resources.jobs.Jobs.get], with the HTTP response.
 
         Examples:
-            >>> raw = client.jobs.with_raw_response.get("job_123")  # doctest: +SKIP
-            >>> raw.status_code, raw.parse()  # doctest: +SKIP
+            >>> raw = client.jobs.with_raw_response.get("job_123")
+            >>> raw.status_code, raw.parse()
         """
         return self._link.request_raw(
             per_call(_endpoints.get_job(job_id), timeout, extra_headers, extra_query)
@@ -136,7 +136,7 @@ class AsyncJobs(Namespace[AsyncLink]):
     """Read enrichment jobs: `client.jobs` of the async client.
 
     Examples:
-        >>> job = await client.jobs.wait(created.job_id)  # doctest: +SKIP
+        >>> job = await client.jobs.wait(created.job_id)
     """
 
     @cached_property
@@ -155,7 +155,7 @@ class AsyncJobs(Namespace[AsyncLink]):
         """[`Jobs.get`][leadenrich._resources.jobs.Jobs.get], awaitable.
 
         Examples:
-            >>> job = await client.jobs.get("job_123")  # doctest: +SKIP
+            >>> job = await client.jobs.get("job_123")
         """
         return await self._link.request(
             per_call(_endpoints.get_job(job_id), timeout, extra_headers, extra_query)
@@ -175,7 +175,7 @@ class AsyncJobs(Namespace[AsyncLink]):
         task stops the polling at once.
 
         Examples:
-            >>> job = await client.jobs.wait(created.job_id)  # doctest: +SKIP
+            >>> job = await client.jobs.wait(created.job_id)
         """
         return await self._link.run(
             _wait(self._link, job_id, timeout, poll_interval, on_progress, extra_headers, extra_query)
@@ -186,8 +186,8 @@ class AsyncJobsWithRawResponse(Namespace[AsyncLink]):
     """`client.jobs.with_raw_response` of the async client: each call returns an [`APIResponse`][leadenrich.APIResponse].
 
     Examples:
-        >>> raw = await client.jobs.with_raw_response.get("job_123")  # doctest: +SKIP
-        >>> raw.headers.get("retry-after"), raw.retries_taken  # doctest: +SKIP
+        >>> raw = await client.jobs.with_raw_response.get("job_123")
+        >>> raw.headers.get("retry-after"), raw.retries_taken
     """
 
     async def get(
@@ -201,8 +201,8 @@ class AsyncJobsWithRawResponse(Namespace[AsyncLink]):
         """[`JobsWithRawResponse.get`][leadenrich._resources.jobs.JobsWithRawResponse.get], awaitable.
 
         Examples:
-            >>> raw = await client.jobs.with_raw_response.get("job_123")  # doctest: +SKIP
-            >>> raw.status_code, raw.parse()  # doctest: +SKIP
+            >>> raw = await client.jobs.with_raw_response.get("job_123")
+            >>> raw.status_code, raw.parse()
         """
         return await self._link.request_raw(
             per_call(_endpoints.get_job(job_id), timeout, extra_headers, extra_query)

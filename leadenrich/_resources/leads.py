@@ -22,8 +22,8 @@ class Leads(StoredLeads, BulkEnrichment, Enrichment):
     """Enrich and manage leads: `client.leads`.
 
     Examples:
-        >>> lead = client.leads.enrich_sync({"company": "Acme", "domain": "acme.com"})  # doctest: +SKIP
-        >>> client.leads.get(lead.id).input.company  # doctest: +SKIP
+        >>> lead = client.leads.enrich_sync({"company": "Acme", "domain": "acme.com"})
+        >>> client.leads.get(lead.id).input.company
         'Acme'
     """
 
@@ -45,7 +45,7 @@ class AsyncLeads(AsyncStoredLeads, AsyncBulkEnrichment, AsyncEnrichment):
     """Enrich and manage leads: `client.leads` of the async client.
 
     Examples:
-        >>> lead = await client.leads.enrich_sync({"company": "Acme", "domain": "acme.com"})  # doctest: +SKIP
+        >>> lead = await client.leads.enrich_sync({"company": "Acme", "domain": "acme.com"})
     """
 
     def __init__(self, link: AsyncLink, iterations: AsyncOpenIterations | None = None) -> None:

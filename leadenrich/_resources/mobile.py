@@ -27,7 +27,7 @@ class Mobile(Namespace[SyncLink]):
     """Look up mobile numbers: `client.mobile`.
 
     Examples:
-        >>> client.mobile.find_and_wait(linkedin_url="https://www.linkedin.com/in/ada").state  # doctest: +SKIP
+        >>> client.mobile.find_and_wait(linkedin_url="https://www.linkedin.com/in/ada").state
         'settled'
     """
 
@@ -51,8 +51,8 @@ class Mobile(Namespace[SyncLink]):
         Charged one mobile credit only when the lookup settles with a number.
 
         Examples:
-            >>> lookup = client.mobile.find(linkedin_url="https://linkedin.com/in/ada")  # doctest: +SKIP
-            >>> lookup.state  # doctest: +SKIP
+            >>> lookup = client.mobile.find(linkedin_url="https://linkedin.com/in/ada")
+            >>> lookup.state
             'pending'
         """
         return self._link.request(
@@ -70,7 +70,7 @@ class Mobile(Namespace[SyncLink]):
         """The current state of a lookup: `pending`, `settled` (with `mobile`) or `refunded`.
 
         Examples:
-            >>> client.mobile.get("mob_123").mobile  # doctest: +SKIP
+            >>> client.mobile.get("mob_123").mobile
             '+14155550123'
         """
         return self._link.request(
@@ -94,8 +94,8 @@ class Mobile(Namespace[SyncLink]):
         it does not know. Past `timeout` (300 s by default) raises PollTimeoutError with `.last`.
 
         Examples:
-            >>> lookup = client.mobile.wait(pending.lookup_id)  # doctest: +SKIP
-            >>> lookup.mobile if lookup.state == "settled" else "no number"  # doctest: +SKIP
+            >>> lookup = client.mobile.wait(pending.lookup_id)
+            >>> lookup.mobile if lookup.state == "settled" else "no number"
         """
         return self._link.run(
             _wait(self._link, lookup_id, timeout, poll_interval, on_progress, extra_headers, extra_query)
@@ -118,8 +118,8 @@ class Mobile(Namespace[SyncLink]):
         created; then as `wait`. `timeout` is the deadline of the whole wait.
 
         Examples:
-            >>> lookup = client.mobile.find_and_wait(linkedin_url="https://linkedin.com/in/ada")  # doctest: +SKIP
-            >>> lookup.state  # doctest: +SKIP
+            >>> lookup = client.mobile.find_and_wait(linkedin_url="https://linkedin.com/in/ada")
+            >>> lookup.state
             'settled'
         """
         waiter = _waiter("mobile lookup", timeout, poll_interval, on_progress, self._link.clock)
@@ -169,8 +169,8 @@ class MobileWithRawResponse(Namespace[SyncLink]):
     """`client.mobile.with_raw_response`: each call returns an [`APIResponse`][leadenrich.APIResponse].
 
     Examples:
-        >>> raw = client.mobile.with_raw_response.get("mob_123")  # doctest: +SKIP
-        >>> raw.headers.get("retry-after"), raw.retries_taken  # doctest: +SKIP
+        >>> raw = client.mobile.with_raw_response.get("mob_123")
+        >>> raw.headers.get("retry-after"), raw.retries_taken
     """
 
     @person_keywords
@@ -185,8 +185,8 @@ class MobileWithRawResponse(Namespace[SyncLink]):
         """[`Mobile.find`][leadenrich._resources.mobile.Mobile.find], with the HTTP response.
 
         Examples:
-            >>> raw = client.mobile.with_raw_response.find(linkedin_url="https://linkedin.com/in/ada")  # doctest: +SKIP
-            >>> raw.status_code, raw.parse()  # doctest: +SKIP
+            >>> raw = client.mobile.with_raw_response.find(linkedin_url="https://linkedin.com/in/ada")
+            >>> raw.status_code, raw.parse()
         """
         return self._link.request_raw(
             per_call(_endpoints.find_mobile(**person), timeout, extra_headers, extra_query)
@@ -203,8 +203,8 @@ class MobileWithRawResponse(Namespace[SyncLink]):
         """[`Mobile.get`][leadenrich._resources.mobile.Mobile.get], with the HTTP response.
 
         Examples:
-            >>> raw = client.mobile.with_raw_response.get("mob_123")  # doctest: +SKIP
-            >>> raw.status_code, raw.parse()  # doctest: +SKIP
+            >>> raw = client.mobile.with_raw_response.get("mob_123")
+            >>> raw.status_code, raw.parse()
         """
         return self._link.request_raw(
             per_call(_endpoints.get_mobile(lookup_id), timeout, extra_headers, extra_query)
@@ -215,7 +215,7 @@ class AsyncMobile(Namespace[AsyncLink]):
     """Look up mobile numbers: `client.mobile` of the async client.
 
     Examples:
-        >>> lookup = await client.mobile.find_and_wait(linkedin_url="https://www.linkedin.com/in/ada")  # doctest: +SKIP
+        >>> lookup = await client.mobile.find_and_wait(linkedin_url="https://www.linkedin.com/in/ada")
     """
 
     @cached_property
@@ -235,7 +235,7 @@ class AsyncMobile(Namespace[AsyncLink]):
         """[`Mobile.find`][leadenrich._resources.mobile.Mobile.find], awaitable.
 
         Examples:
-            >>> lookup = await client.mobile.find(linkedin_url="https://linkedin.com/in/ada")  # doctest: +SKIP
+            >>> lookup = await client.mobile.find(linkedin_url="https://linkedin.com/in/ada")
         """
         return await self._link.request(
             per_call(_endpoints.find_mobile(**person), timeout, extra_headers, extra_query)
@@ -252,7 +252,7 @@ class AsyncMobile(Namespace[AsyncLink]):
         """[`Mobile.get`][leadenrich._resources.mobile.Mobile.get], awaitable.
 
         Examples:
-            >>> lookup = await client.mobile.get("mob_123")  # doctest: +SKIP
+            >>> lookup = await client.mobile.get("mob_123")
         """
         return await self._link.request(
             per_call(_endpoints.get_mobile(lookup_id), timeout, extra_headers, extra_query)
@@ -272,7 +272,7 @@ class AsyncMobile(Namespace[AsyncLink]):
         awaiting task stops the polling at once.
 
         Examples:
-            >>> lookup = await client.mobile.wait(pending.lookup_id)  # doctest: +SKIP
+            >>> lookup = await client.mobile.wait(pending.lookup_id)
         """
         return await self._link.run(
             _wait(self._link, lookup_id, timeout, poll_interval, on_progress, extra_headers, extra_query)
@@ -292,7 +292,7 @@ class AsyncMobile(Namespace[AsyncLink]):
         """[`Mobile.find_and_wait`][leadenrich._resources.mobile.Mobile.find_and_wait], awaitable.
 
         Examples:
-            >>> lookup = await client.mobile.find_and_wait(linkedin_url="https://linkedin.com/in/ada")  # doctest: +SKIP
+            >>> lookup = await client.mobile.find_and_wait(linkedin_url="https://linkedin.com/in/ada")
         """
         waiter = _waiter("mobile lookup", timeout, poll_interval, on_progress, self._link.clock)
         return await self._link.run(_find_and_wait(waiter, person, extra_headers, extra_query))
@@ -302,8 +302,8 @@ class AsyncMobileWithRawResponse(Namespace[AsyncLink]):
     """`client.mobile.with_raw_response` of the async client: each call returns an [`APIResponse`][leadenrich.APIResponse].
 
     Examples:
-        >>> raw = await client.mobile.with_raw_response.get("mob_123")  # doctest: +SKIP
-        >>> raw.headers.get("retry-after"), raw.retries_taken  # doctest: +SKIP
+        >>> raw = await client.mobile.with_raw_response.get("mob_123")
+        >>> raw.headers.get("retry-after"), raw.retries_taken
     """
 
     @person_keywords
@@ -318,8 +318,8 @@ class AsyncMobileWithRawResponse(Namespace[AsyncLink]):
         """[`MobileWithRawResponse.find`][leadenrich._resources.mobile.MobileWithRawResponse.find], awaitable.
 
         Examples:
-            >>> raw = await client.mobile.with_raw_response.find(linkedin_url="https://linkedin.com/in/ada")  # doctest: +SKIP
-            >>> raw.status_code, raw.parse()  # doctest: +SKIP
+            >>> raw = await client.mobile.with_raw_response.find(linkedin_url="https://linkedin.com/in/ada")
+            >>> raw.status_code, raw.parse()
         """
         return await self._link.request_raw(
             per_call(_endpoints.find_mobile(**person), timeout, extra_headers, extra_query)
@@ -336,8 +336,8 @@ class AsyncMobileWithRawResponse(Namespace[AsyncLink]):
         """[`MobileWithRawResponse.get`][leadenrich._resources.mobile.MobileWithRawResponse.get], awaitable.
 
         Examples:
-            >>> raw = await client.mobile.with_raw_response.get("mob_123")  # doctest: +SKIP
-            >>> raw.status_code, raw.parse()  # doctest: +SKIP
+            >>> raw = await client.mobile.with_raw_response.get("mob_123")
+            >>> raw.status_code, raw.parse()
         """
         return await self._link.request_raw(
             per_call(_endpoints.get_mobile(lookup_id), timeout, extra_headers, extra_query)

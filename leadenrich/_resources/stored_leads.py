@@ -36,8 +36,8 @@ class StoredLeads(Namespace[SyncLink]):
         `page.iter_pages()`.
 
         Examples:
-            >>> page = client.leads.list(limit=20, skip=40)  # doctest: +SKIP
-            >>> for lead in page:  # doctest: +SKIP
+            >>> page = client.leads.list(limit=20, skip=40)
+            >>> for lead in page:
             ...     print(lead.id, lead.input.company)
         """
         listing = SyncListing(limit, skip, make_extras(timeout, extra_headers, extra_query), self._link)
@@ -54,7 +54,7 @@ class StoredLeads(Namespace[SyncLink]):
         """Every stored lead, fetching pages of `page_size` as the iteration goes.
 
         Examples:
-            >>> for lead in client.leads.iter():  # doctest: +SKIP
+            >>> for lead in client.leads.iter():
             ...     print(lead.id)
         """
         extras = make_extras(timeout, extra_headers, extra_query)
@@ -71,7 +71,7 @@ class StoredLeads(Namespace[SyncLink]):
         """A stored lead by id; NotFoundError when it does not exist or is another account's.
 
         Examples:
-            >>> client.leads.get("ld_123").input.company  # doctest: +SKIP
+            >>> client.leads.get("ld_123").input.company
             'Acme'
         """
         return self._link.request(per_call(_endpoints.get_lead(lead_id), timeout, extra_headers, extra_query))
@@ -87,7 +87,7 @@ class StoredLeads(Namespace[SyncLink]):
         """Delete a stored lead.
 
         Examples:
-            >>> client.leads.delete("ld_123").id  # doctest: +SKIP
+            >>> client.leads.delete("ld_123").id
             'ld_123'
         """
         return self._link.request(
@@ -105,7 +105,7 @@ class StoredLeads(Namespace[SyncLink]):
         """Enrich a stored lead again and return the fresh record (an enrichment run).
 
         Examples:
-            >>> client.leads.re_enrich("ld_123").enrichment.opportunity_score  # doctest: +SKIP
+            >>> client.leads.re_enrich("ld_123").enrichment.opportunity_score
             64
         """
         return self._link.request(
@@ -129,8 +129,8 @@ class AsyncStoredLeads(Namespace[AsyncLink]):
         page's `next_page()`, and its `iter_pages()` is an async iterator.
 
         Examples:
-            >>> page = await client.leads.list(limit=20)  # doctest: +SKIP
-            >>> while page.has_next_page():  # doctest: +SKIP
+            >>> page = await client.leads.list(limit=20)
+            >>> while page.has_next_page():
             ...     page = await page.next_page()
         """
         listing = AsyncListing(limit, skip, make_extras(timeout, extra_headers, extra_query), self._link)
@@ -147,7 +147,7 @@ class AsyncStoredLeads(Namespace[AsyncLink]):
         """Every stored lead, page after page.
 
         Examples:
-            >>> async for lead in client.leads.iter():  # doctest: +SKIP
+            >>> async for lead in client.leads.iter():
             ...     print(lead.id)
         """
         extras = make_extras(timeout, extra_headers, extra_query)
@@ -164,7 +164,7 @@ class AsyncStoredLeads(Namespace[AsyncLink]):
         """[`Leads.get`][leadenrich._resources.leads.Leads.get], awaitable.
 
         Examples:
-            >>> lead = await client.leads.get("ld_123")  # doctest: +SKIP
+            >>> lead = await client.leads.get("ld_123")
         """
         return await self._link.request(
             per_call(_endpoints.get_lead(lead_id), timeout, extra_headers, extra_query)
@@ -181,7 +181,7 @@ class AsyncStoredLeads(Namespace[AsyncLink]):
         """[`Leads.delete`][leadenrich._resources.leads.Leads.delete], awaitable.
 
         Examples:
-            >>> deleted = await client.leads.delete("ld_123")  # doctest: +SKIP
+            >>> deleted = await client.leads.delete("ld_123")
         """
         return await self._link.request(
             per_call(_endpoints.delete_lead(lead_id), timeout, extra_headers, extra_query)
@@ -198,7 +198,7 @@ class AsyncStoredLeads(Namespace[AsyncLink]):
         """[`Leads.re_enrich`][leadenrich._resources.leads.Leads.re_enrich], awaitable.
 
         Examples:
-            >>> lead = await client.leads.re_enrich("ld_123")  # doctest: +SKIP
+            >>> lead = await client.leads.re_enrich("ld_123")
         """
         return await self._link.request(
             per_call(_endpoints.re_enrich(lead_id), timeout, extra_headers, extra_query)
