@@ -9,7 +9,7 @@ from . import _endpoints
 from ._base_client import AsyncAPIClient, SyncAPIClient
 from ._bulk.iteration import AsyncOpenIterations, OpenIterations
 from ._endpoints import per_call
-from ._resources._link import AsyncLink, SyncLink
+from ._resources._link import AsyncLink, AsyncNamespace, SyncLink, SyncNamespace
 from ._resources.email import AsyncEmail, AsyncEmailWithRawResponse, Email, EmailWithRawResponse
 from ._resources.jobs import AsyncJobs, AsyncJobsWithRawResponse, Jobs, JobsWithRawResponse
 from ._resources.leads import AsyncLeads, AsyncLeadsWithRawResponse, Leads, LeadsWithRawResponse
@@ -218,7 +218,7 @@ class AsyncLeadEnrich(AsyncAPIClient):
         return await self._request(per_call(_endpoints.usage(), timeout, extra_headers, extra_query))
 
 
-class LeadEnrichWithRawResponse:
+class LeadEnrichWithRawResponse(SyncNamespace):
     """`client.with_raw_response`: each call returns an [`APIResponse`][leadenrich.APIResponse].
 
     Examples:
@@ -236,7 +236,8 @@ class LeadEnrichWithRawResponse:
     """`client.mobile.with_raw_response`."""
 
     def __init__(self, link: SyncLink, leads: Leads, jobs: Jobs, email: Email, mobile: Mobile) -> None:
-        self._link = link
+        """Made by the client: reach it as `client.with_raw_response`."""
+        super().__init__(link)
         self.leads = leads.with_raw_response
         self.jobs = jobs.with_raw_response
         self.email = email.with_raw_response
@@ -273,7 +274,7 @@ class LeadEnrichWithRawResponse:
         return self._link.request_raw(per_call(_endpoints.usage(), timeout, extra_headers, extra_query))
 
 
-class AsyncLeadEnrichWithRawResponse:
+class AsyncLeadEnrichWithRawResponse(AsyncNamespace):
     """`client.with_raw_response` of the async client: each call returns an [`APIResponse`][leadenrich.APIResponse].
 
     Examples:
@@ -293,7 +294,8 @@ class AsyncLeadEnrichWithRawResponse:
     def __init__(
         self, link: AsyncLink, leads: AsyncLeads, jobs: AsyncJobs, email: AsyncEmail, mobile: AsyncMobile
     ) -> None:
-        self._link = link
+        """Made by the client: reach it as `client.with_raw_response`."""
+        super().__init__(link)
         self.leads = leads.with_raw_response
         self.jobs = jobs.with_raw_response
         self.email = email.with_raw_response

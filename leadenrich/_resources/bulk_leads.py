@@ -16,7 +16,7 @@ from .._bulk.options import DEFAULT_MAX_STORED, BulkOptions, bulk_keywords
 from .._bulk.scan_progress import ScanProgress
 from .._endpoints import LeadLike
 from .._types import DataFrameLike
-from ._link import AsyncLink, Namespace, SyncLink
+from ._link import AsyncNamespace, SyncNamespace
 
 if TYPE_CHECKING:
     from .._bulk.preview import BulkPreview
@@ -28,7 +28,7 @@ BulkInput = Iterable[LeadLike | Mapping[str, Any]] | DataFrameLike
 """LeadIn objects, dicts of its fields (rows read from a file are any mapping), or a DataFrame."""
 
 
-class BulkEnrichment(Namespace[SyncLink]):
+class BulkEnrichment(SyncNamespace):
     """The bulk methods of [`Leads`][leadenrich._resources.leads.Leads]."""
 
     _iterations: OpenIterations
@@ -116,7 +116,7 @@ class BulkEnrichment(Namespace[SyncLink]):
         return self._link.run(preview(Draft.read(leads, checkpoint, max_stored), progress))
 
 
-class AsyncBulkEnrichment(Namespace[AsyncLink]):
+class AsyncBulkEnrichment(AsyncNamespace):
     """The bulk methods of [`AsyncLeads`][leadenrich._resources.leads.AsyncLeads]."""
 
     _iterations: AsyncOpenIterations

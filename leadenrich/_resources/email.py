@@ -11,7 +11,7 @@ from .. import _endpoints
 from .._endpoints import per_call
 from .._response import APIResponse
 from .._types import ExtraHeaders, ExtraQuery, PersonQuery, RequestTimeout, person_keywords
-from ._link import AsyncLink, Namespace, SyncLink
+from ._link import AsyncNamespace, SyncNamespace
 
 if TYPE_CHECKING:
     from .._models import EmailFindOut
@@ -19,7 +19,7 @@ if TYPE_CHECKING:
 __all__ = ["AsyncEmail", "AsyncEmailWithRawResponse", "Email", "EmailWithRawResponse"]
 
 
-class Email(Namespace[SyncLink]):
+class Email(SyncNamespace):
     """Find work emails: `client.email`.
 
     Examples:
@@ -57,7 +57,7 @@ class Email(Namespace[SyncLink]):
         )
 
 
-class EmailWithRawResponse(Namespace[SyncLink]):
+class EmailWithRawResponse(SyncNamespace):
     """`client.email.with_raw_response`: each call returns an [`APIResponse`][leadenrich.APIResponse].
 
     Examples:
@@ -85,7 +85,7 @@ class EmailWithRawResponse(Namespace[SyncLink]):
         )
 
 
-class AsyncEmail(Namespace[AsyncLink]):
+class AsyncEmail(AsyncNamespace):
     """Find work emails: `client.email` of the async client.
 
     Examples:
@@ -116,7 +116,7 @@ class AsyncEmail(Namespace[AsyncLink]):
         )
 
 
-class AsyncEmailWithRawResponse(Namespace[AsyncLink]):
+class AsyncEmailWithRawResponse(AsyncNamespace):
     """`client.email.with_raw_response` of the async client: each call returns an [`APIResponse`][leadenrich.APIResponse].
 
     Examples:

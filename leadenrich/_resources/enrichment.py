@@ -12,7 +12,7 @@ from .._job_steps import OnCreated, enrich_and_wait
 from .._polling import DEFAULT_JOB_TIMEOUT, Waiter
 from .._steps import Steps
 from .._types import ExtraHeaders, ExtraQuery, RequestTimeout
-from ._link import AsyncLink, Link, Namespace, SyncLink
+from ._link import AsyncNamespace, Link, SyncNamespace
 
 if TYPE_CHECKING:
     from .._bulk.queue_ahead import QueueAhead
@@ -21,7 +21,7 @@ if TYPE_CHECKING:
 __all__ = ["AsyncEnrichment", "Enrichment"]
 
 
-class Enrichment(Namespace[SyncLink]):
+class Enrichment(SyncNamespace):
     """The enrichment methods of [`Leads`][leadenrich._resources.leads.Leads]."""
 
     def enrich(
@@ -118,7 +118,7 @@ class Enrichment(Namespace[SyncLink]):
         return self._link.run(_job(self._link, lead, waiter, on_created, ahead, extra_headers, extra_query))
 
 
-class AsyncEnrichment(Namespace[AsyncLink]):
+class AsyncEnrichment(AsyncNamespace):
     """The enrichment methods of [`AsyncLeads`][leadenrich._resources.leads.AsyncLeads]."""
 
     async def enrich(

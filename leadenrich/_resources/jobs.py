@@ -13,7 +13,7 @@ from .._polling import DEFAULT_JOB_TIMEOUT, Waiter, poll
 from .._response import APIResponse
 from .._steps import Pause, Steps
 from .._types import ExtraHeaders, ExtraQuery, RequestTimeout
-from ._link import AsyncLink, Link, Namespace, SyncLink
+from ._link import AsyncNamespace, Link, SyncNamespace
 
 if TYPE_CHECKING:
     from .._models import JobOut
@@ -21,7 +21,7 @@ if TYPE_CHECKING:
 __all__ = ["AsyncJobs", "AsyncJobsWithRawResponse", "Jobs", "JobsWithRawResponse"]
 
 
-class Jobs(Namespace[SyncLink]):
+class Jobs(SyncNamespace):
     """Read enrichment jobs: `client.jobs`.
 
     Examples:
@@ -105,7 +105,7 @@ def _wait(
     return (yield from poll(waiter, call))
 
 
-class JobsWithRawResponse(Namespace[SyncLink]):
+class JobsWithRawResponse(SyncNamespace):
     """`client.jobs.with_raw_response`: each call returns an [`APIResponse`][leadenrich.APIResponse].
 
     Examples:
@@ -132,7 +132,7 @@ class JobsWithRawResponse(Namespace[SyncLink]):
         )
 
 
-class AsyncJobs(Namespace[AsyncLink]):
+class AsyncJobs(AsyncNamespace):
     """Read enrichment jobs: `client.jobs` of the async client.
 
     Examples:
@@ -182,7 +182,7 @@ class AsyncJobs(Namespace[AsyncLink]):
         )
 
 
-class AsyncJobsWithRawResponse(Namespace[AsyncLink]):
+class AsyncJobsWithRawResponse(AsyncNamespace):
     """`client.jobs.with_raw_response` of the async client: each call returns an [`APIResponse`][leadenrich.APIResponse].
 
     Examples:

@@ -28,6 +28,7 @@ class Leads(StoredLeads, BulkEnrichment, Enrichment):
     """
 
     def __init__(self, link: SyncLink, iterations: OpenIterations | None = None) -> None:
+        """Made by the client: reach it as `client.leads`."""
         super().__init__(link)
         self._iterations = iterations if iterations is not None else OpenIterations()
 
@@ -49,6 +50,7 @@ class AsyncLeads(AsyncStoredLeads, AsyncBulkEnrichment, AsyncEnrichment):
     """
 
     def __init__(self, link: AsyncLink, iterations: AsyncOpenIterations | None = None) -> None:
+        """Made by the client: reach it as `client.leads`."""
         super().__init__(link)
         self._iterations = iterations if iterations is not None else AsyncOpenIterations()
 

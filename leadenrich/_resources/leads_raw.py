@@ -10,7 +10,7 @@ from .._endpoints import LeadLike, make_extras, per_call
 from .._pagination import AsyncListing, SyncListing
 from .._response import APIResponse
 from .._types import ExtraHeaders, ExtraQuery, RequestTimeout
-from ._link import AsyncLink, Namespace, SyncLink
+from ._link import AsyncNamespace, SyncNamespace
 
 if TYPE_CHECKING:
     from .._models import EnrichJobCreated, LeadDeleted, LeadOut, LeadPage
@@ -19,7 +19,7 @@ if TYPE_CHECKING:
 __all__ = ["AsyncLeadsWithRawResponse", "LeadsWithRawResponse"]
 
 
-class LeadsWithRawResponse(Namespace[SyncLink]):
+class LeadsWithRawResponse(SyncNamespace):
     """`client.leads.with_raw_response`: each call returns an [`APIResponse`][leadenrich.APIResponse].
 
     Examples:
@@ -137,7 +137,7 @@ class LeadsWithRawResponse(Namespace[SyncLink]):
         )
 
 
-class AsyncLeadsWithRawResponse(Namespace[AsyncLink]):
+class AsyncLeadsWithRawResponse(AsyncNamespace):
     """`client.leads.with_raw_response` of the async client: each call returns an [`APIResponse`][leadenrich.APIResponse].
 
     Examples:

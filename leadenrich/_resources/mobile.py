@@ -15,7 +15,7 @@ from .._polling import DEFAULT_LOOKUP_TIMEOUT, Waiter, poll
 from .._response import APIResponse
 from .._steps import Pause, Send, Steps
 from .._types import ExtraHeaders, ExtraQuery, PersonQuery, RequestTimeout, person_keywords
-from ._link import AsyncLink, Link, Namespace, SyncLink
+from ._link import AsyncNamespace, Link, SyncNamespace
 
 if TYPE_CHECKING:
     from .._models import MobileFindOut
@@ -23,7 +23,7 @@ if TYPE_CHECKING:
 __all__ = ["AsyncMobile", "AsyncMobileWithRawResponse", "Mobile", "MobileWithRawResponse"]
 
 
-class Mobile(Namespace[SyncLink]):
+class Mobile(SyncNamespace):
     """Look up mobile numbers: `client.mobile`.
 
     Examples:
@@ -165,7 +165,7 @@ def _find_and_wait(
     return (yield from poll(waiter, with_extras(_endpoints.get_mobile(pending.lookup_id), find.extras)))
 
 
-class MobileWithRawResponse(Namespace[SyncLink]):
+class MobileWithRawResponse(SyncNamespace):
     """`client.mobile.with_raw_response`: each call returns an [`APIResponse`][leadenrich.APIResponse].
 
     Examples:
@@ -211,7 +211,7 @@ class MobileWithRawResponse(Namespace[SyncLink]):
         )
 
 
-class AsyncMobile(Namespace[AsyncLink]):
+class AsyncMobile(AsyncNamespace):
     """Look up mobile numbers: `client.mobile` of the async client.
 
     Examples:
@@ -298,7 +298,7 @@ class AsyncMobile(Namespace[AsyncLink]):
         return await self._link.run(_find_and_wait(waiter, person, extra_headers, extra_query))
 
 
-class AsyncMobileWithRawResponse(Namespace[AsyncLink]):
+class AsyncMobileWithRawResponse(AsyncNamespace):
     """`client.mobile.with_raw_response` of the async client: each call returns an [`APIResponse`][leadenrich.APIResponse].
 
     Examples:

@@ -9,7 +9,7 @@ from .. import _endpoints
 from .._endpoints import make_extras, per_call
 from .._pagination import AsyncListing, SyncListing, check_page_size
 from .._types import ExtraHeaders, ExtraQuery, RequestTimeout
-from ._link import AsyncLink, Namespace, SyncLink
+from ._link import AsyncNamespace, SyncNamespace
 
 if TYPE_CHECKING:
     from .._models import LeadDeleted, LeadOut, LeadPage
@@ -18,7 +18,7 @@ if TYPE_CHECKING:
 __all__ = ["AsyncStoredLeads", "StoredLeads"]
 
 
-class StoredLeads(Namespace[SyncLink]):
+class StoredLeads(SyncNamespace):
     """The methods of [`Leads`][leadenrich._resources.leads.Leads] on stored leads."""
 
     def list(
@@ -113,7 +113,7 @@ class StoredLeads(Namespace[SyncLink]):
         )
 
 
-class AsyncStoredLeads(Namespace[AsyncLink]):
+class AsyncStoredLeads(AsyncNamespace):
     """The methods of [`AsyncLeads`][leadenrich._resources.leads.AsyncLeads] on stored leads."""
 
     async def list(
