@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import sys
 import threading
 from pathlib import Path
 from typing import Any
@@ -599,3 +600,9 @@ async def test_the_async_strategy_sees_a_job_done_at_once_at_its_first_look(
     assert result.succeeded == 1
     assert (poll.call_count, clock.sleeps) == (1, [first_poll])
     assert clock.now() - start == pytest.approx(first_poll)
+
+
+def test_to_pandas_without_pandas_names_the_extra_that_brings_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(sys.modules, "pandas", None)  # what an environment without pandas imports
+    with pytest.raises(ImportError, match=r'needs pandas: pip install "leadenrich\[notebook\]"'):
+        BulkResult([]).to_pandas()

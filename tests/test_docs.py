@@ -212,6 +212,35 @@ def test_block_runs_alone(block: Block, monkeypatch: pytest.MonkeyPatch, tmp_pat
             loop.close()
 
 
+def top_level_async(code: str) -> bool:
+    """Whether a block awaits outside a function: it runs only in a notebook (or IPython)."""
+    tree = ast.parse(code)
+    inside = {
+        id(node)
+        for function in ast.walk(tree)
+        if isinstance(function, (ast.AsyncFunctionDef, ast.FunctionDef, ast.Lambda))
+        for node in ast.walk(function)
+    }
+    return any(
+        isinstance(node, (ast.Await, ast.AsyncFor, ast.AsyncWith)) and id(node) not in inside
+        for node in ast.walk(tree)
+    )
+
+
+def test_a_block_says_what_it_needs_beyond_a_script() -> None:
+    # A reader copies a block alone: it says itself when it is a notebook cell, and which
+    # extra brings pandas.
+    unsaid = []
+    for block in PYTHON_BLOCKS:
+        if top_level_async(block.code) and "notebook" not in block.code.splitlines()[0].lower():
+            unsaid.append(
+                f"{block.page}:{block.line} awaits at the top level without saying it is a notebook cell"
+            )
+        if re.search(r"\bpandas\b|to_pandas\(", block.code) and "leadenrich[notebook]" not in block.code:
+            unsaid.append(f"{block.page}:{block.line} needs pandas without naming leadenrich[notebook]")
+    assert not unsaid, "\n".join(unsaid)
+
+
 def test_includes_name_tested_examples() -> None:
     included = [(b.page, path) for page in PAGES for b in blocks(page) for path in b.includes]
     assert included, "no page includes an example"

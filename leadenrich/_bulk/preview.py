@@ -300,7 +300,7 @@ class BulkPreview:
         """The records as a `pandas.DataFrame` (pandas is imported only here).
 
         Raises:
-            ImportError: pandas is not installed (`pip install pandas`).
+            ImportError: pandas is not installed (`pip install "leadenrich[notebook]"`).
 
         Examples:
             >>> preview.to_pandas().query("status == 'new'")

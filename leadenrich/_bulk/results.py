@@ -247,7 +247,7 @@ class BulkResult:
         nullable `Int64`, so that the others stay whole numbers.
 
         Raises:
-            ImportError: pandas is not installed (`pip install pandas`).
+            ImportError: pandas is not installed (`pip install "leadenrich[notebook]"`).
 
         Examples:
             >>> result.to_pandas()[["input_company", "status", "opportunity_score"]]
