@@ -348,8 +348,8 @@ async def test_slots_cap_enrich_and_wait_of_one_async_client(
     api.post("/leads/enrich").mock(side_effect=create)
     api.get(path__regex=r"/jobs/.+").mock(side_effect=poll)
     async with AsyncLeadEnrich(
-        # A thousand times as fast as the service: eight jobs' first polls, ~22 s of the
-        # service each, come in milliseconds (a ManualClock would be shared by all eight).
+        # A thousand times as fast as the service: eight jobs' waits for a slot and their
+        # polls come in milliseconds (a ManualClock would be shared by all eight).
         KEY,
         base_url=BASE,
         rate_limits=RateLimits(concurrent_enrichments=2),
