@@ -30,6 +30,7 @@ from ._config import (
     ClientSettings,
     changed,
     resolve,
+    settings_keywords,
 )
 from ._endpoints import Call
 from ._errors import (
@@ -206,7 +207,7 @@ class _BaseClient(Generic[_HttpClient]):
         """The API's base address, ending in `/api/v1`.
 
         Examples:
-            >>> LeadEnrich(base_url="https://api.example.com").base_url  # doctest: +SKIP
+            >>> LeadEnrich(base_url="https://api.example.com").base_url
             'https://api.example.com/api/v1'
         """
         return self._options.base_url
@@ -216,7 +217,7 @@ class _BaseClient(Generic[_HttpClient]):
         """How many times a retryable failure is retried.
 
         Examples:
-            >>> client.with_options(max_retries=5).max_retries  # doctest: +SKIP
+            >>> client.with_options(max_retries=5).max_retries
             5
         """
         return self._options.retry.max_retries
@@ -226,7 +227,7 @@ class _BaseClient(Generic[_HttpClient]):
         """The timeout of every call (sync enrich and re-enrich wait at least 100 s to read).
 
         Examples:
-            >>> client.timeout.read, client.timeout.connect  # doctest: +SKIP
+            >>> client.timeout.read, client.timeout.connect
             (30.0, 5.0)
         """
         return self._options.timeout
@@ -236,7 +237,7 @@ class _BaseClient(Generic[_HttpClient]):
         """The per-key budget the client paces itself to, or None when pacing is off.
 
         Examples:
-            >>> client.rate_limits.sync_per_minute  # doctest: +SKIP
+            >>> client.rate_limits.sync_per_minute
             60
         """
         return self._pacer.limits if self._pacer is not None else None
@@ -246,11 +247,12 @@ class _BaseClient(Generic[_HttpClient]):
         """The service's clock: every wait the SDK makes counts in its seconds.
 
         Examples:
-            >>> client.clock.scale  # doctest: +SKIP
+            >>> client.clock.scale
             1.0
         """
         return self._options.clock
 
+    @settings_keywords
     def with_options(self, **changes: Unpack[ClientSettings]) -> Self:
         """A copy of this client that differs only in the settings given.
 
@@ -268,8 +270,8 @@ class _BaseClient(Generic[_HttpClient]):
             TypeError: A setting that is not one of those above.
 
         Examples:
-            >>> patient = client.with_options(timeout=120, max_retries=5)  # doctest: +SKIP
-            >>> tagged = client.with_options(default_headers={"X-Team": "growth"})  # doctest: +SKIP
+            >>> patient = client.with_options(timeout=120, max_retries=5)
+            >>> tagged = client.with_options(default_headers={"X-Team": "growth"})
         """
         options = resolve(changed({**self._options.settings, "api_key": self._options.api_key}, changes))
         clone = object.__new__(type(self))
@@ -429,8 +431,8 @@ class SyncAPIClient(_BaseClient[httpx.Client]):
         """Close the connection pool (unless it was passed in as `http_client`).
 
         Examples:
-            >>> client = LeadEnrich()  # doctest: +SKIP
-            >>> client.close()  # doctest: +SKIP
+            >>> client = LeadEnrich()
+            >>> client.close()
         """
         if self._owns_http:
             self._http.close()
@@ -530,8 +532,8 @@ class AsyncAPIClient(_BaseClient[httpx.AsyncClient]):
         """Close the connection pool (unless it was passed in as `http_client`).
 
         Examples:
-            >>> client = AsyncLeadEnrich()  # doctest: +SKIP
-            >>> await client.aclose()  # doctest: +SKIP
+            >>> client = AsyncLeadEnrich()
+            >>> await client.aclose()
         """
         if self._owns_http and self._pools is not None:
             await self._pools.aclose()

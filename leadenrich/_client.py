@@ -9,7 +9,7 @@ from . import _endpoints
 from ._base_client import AsyncAPIClient, SyncAPIClient
 from ._bulk.iteration import AsyncOpenIterations, OpenIterations
 from ._endpoints import per_call
-from ._resources._link import AsyncLink, SyncLink
+from ._resources._link import AsyncLink, AsyncNamespace, SyncLink, SyncNamespace
 from ._resources.email import AsyncEmail, AsyncEmailWithRawResponse, Email, EmailWithRawResponse
 from ._resources.jobs import AsyncJobs, AsyncJobsWithRawResponse, Jobs, JobsWithRawResponse
 from ._resources.leads import AsyncLeads, AsyncLeadsWithRawResponse, Leads, LeadsWithRawResponse
@@ -48,7 +48,7 @@ class LeadEnrich(SyncAPIClient):
 
     Examples:
         >>> from leadenrich import LeadEnrich
-        >>> with LeadEnrich() as client:  # doctest: +SKIP
+        >>> with LeadEnrich() as client:
         ...     lead = client.leads.enrich_sync({"company": "Acme", "domain": "acme.com"})
         ...     print(lead.enrichment.opportunity_score)
     """
@@ -94,8 +94,8 @@ class LeadEnrich(SyncAPIClient):
         the connection pool (unless it was passed in as `http_client`).
 
         Examples:
-            >>> client = LeadEnrich()  # doctest: +SKIP
-            >>> client.close()  # doctest: +SKIP
+            >>> client = LeadEnrich()
+            >>> client.close()
         """
         self._bulk_iterations.close()
         super().close()
@@ -110,7 +110,7 @@ class LeadEnrich(SyncAPIClient):
         """The liveness check; needs no key and spends nothing.
 
         Examples:
-            >>> client.health().status  # doctest: +SKIP
+            >>> client.health().status
             'ok'
         """
         return self._request(per_call(_endpoints.health(), timeout, extra_headers, extra_query))
@@ -125,7 +125,7 @@ class LeadEnrich(SyncAPIClient):
         """This month's quota, credit balances and request counts.
 
         Examples:
-            >>> client.usage().monthly_leads.used  # doctest: +SKIP
+            >>> client.usage().monthly_leads.used
             12
         """
         return self._request(per_call(_endpoints.usage(), timeout, extra_headers, extra_query))
@@ -142,7 +142,7 @@ class AsyncLeadEnrich(AsyncAPIClient):
 
     Examples:
         >>> from leadenrich import AsyncLeadEnrich
-        >>> async with AsyncLeadEnrich() as client:  # doctest: +SKIP
+        >>> async with AsyncLeadEnrich() as client:
         ...     job = await client.leads.enrich({"company": "Acme", "domain": "acme.com"})
     """
 
@@ -185,8 +185,8 @@ class AsyncLeadEnrich(AsyncAPIClient):
         `http_client`).
 
         Examples:
-            >>> client = AsyncLeadEnrich()  # doctest: +SKIP
-            >>> await client.aclose()  # doctest: +SKIP
+            >>> client = AsyncLeadEnrich()
+            >>> await client.aclose()
         """
         await self._bulk_iterations.aclose()
         await super().aclose()
@@ -201,7 +201,7 @@ class AsyncLeadEnrich(AsyncAPIClient):
         """[`LeadEnrich.health`][leadenrich.LeadEnrich.health], awaitable.
 
         Examples:
-            >>> (await client.health()).status  # doctest: +SKIP
+            >>> (await client.health()).status
             'ok'
         """
         return await self._request(per_call(_endpoints.health(), timeout, extra_headers, extra_query))
@@ -216,17 +216,17 @@ class AsyncLeadEnrich(AsyncAPIClient):
         """[`LeadEnrich.usage`][leadenrich.LeadEnrich.usage], awaitable.
 
         Examples:
-            >>> usage = await client.usage()  # doctest: +SKIP
+            >>> usage = await client.usage()
         """
         return await self._request(per_call(_endpoints.usage(), timeout, extra_headers, extra_query))
 
 
-class LeadEnrichWithRawResponse:
+class LeadEnrichWithRawResponse(SyncNamespace):
     """`client.with_raw_response`: each call returns an [`APIResponse`][leadenrich.APIResponse].
 
     Examples:
-        >>> raw = client.with_raw_response.usage()  # doctest: +SKIP
-        >>> raw.headers.get("retry-after"), raw.parse().monthly_leads.used  # doctest: +SKIP
+        >>> raw = client.with_raw_response.usage()
+        >>> raw.headers.get("retry-after"), raw.parse().monthly_leads.used
     """
 
     leads: LeadsWithRawResponse
@@ -239,7 +239,8 @@ class LeadEnrichWithRawResponse:
     """`client.mobile.with_raw_response`."""
 
     def __init__(self, link: SyncLink, leads: Leads, jobs: Jobs, email: Email, mobile: Mobile) -> None:
-        self._link = link
+        """Made by the client: reach it as `client.with_raw_response`."""
+        super().__init__(link)
         self.leads = leads.with_raw_response
         self.jobs = jobs.with_raw_response
         self.email = email.with_raw_response
@@ -255,8 +256,8 @@ class LeadEnrichWithRawResponse:
         """[`health`][leadenrich.LeadEnrich.health], with the HTTP response.
 
         Examples:
-            >>> raw = client.with_raw_response.health()  # doctest: +SKIP
-            >>> raw.status_code, raw.parse()  # doctest: +SKIP
+            >>> raw = client.with_raw_response.health()
+            >>> raw.status_code, raw.parse()
         """
         return self._link.request_raw(per_call(_endpoints.health(), timeout, extra_headers, extra_query))
 
@@ -270,18 +271,18 @@ class LeadEnrichWithRawResponse:
         """[`usage`][leadenrich.LeadEnrich.usage], with the HTTP response.
 
         Examples:
-            >>> raw = client.with_raw_response.usage()  # doctest: +SKIP
-            >>> raw.status_code, raw.parse()  # doctest: +SKIP
+            >>> raw = client.with_raw_response.usage()
+            >>> raw.status_code, raw.parse()
         """
         return self._link.request_raw(per_call(_endpoints.usage(), timeout, extra_headers, extra_query))
 
 
-class AsyncLeadEnrichWithRawResponse:
+class AsyncLeadEnrichWithRawResponse(AsyncNamespace):
     """`client.with_raw_response` of the async client: each call returns an [`APIResponse`][leadenrich.APIResponse].
 
     Examples:
-        >>> raw = await client.with_raw_response.usage()  # doctest: +SKIP
-        >>> raw.headers.get("retry-after"), raw.parse().monthly_leads.used  # doctest: +SKIP
+        >>> raw = await client.with_raw_response.usage()
+        >>> raw.headers.get("retry-after"), raw.parse().monthly_leads.used
     """
 
     leads: AsyncLeadsWithRawResponse
@@ -296,7 +297,8 @@ class AsyncLeadEnrichWithRawResponse:
     def __init__(
         self, link: AsyncLink, leads: AsyncLeads, jobs: AsyncJobs, email: AsyncEmail, mobile: AsyncMobile
     ) -> None:
-        self._link = link
+        """Made by the client: reach it as `client.with_raw_response`."""
+        super().__init__(link)
         self.leads = leads.with_raw_response
         self.jobs = jobs.with_raw_response
         self.email = email.with_raw_response
@@ -312,8 +314,8 @@ class AsyncLeadEnrichWithRawResponse:
         """[`LeadEnrichWithRawResponse.health`][leadenrich._client.LeadEnrichWithRawResponse.health], awaitable.
 
         Examples:
-            >>> raw = await client.with_raw_response.health()  # doctest: +SKIP
-            >>> raw.status_code, raw.parse()  # doctest: +SKIP
+            >>> raw = await client.with_raw_response.health()
+            >>> raw.status_code, raw.parse()
         """
         return await self._link.request_raw(
             per_call(_endpoints.health(), timeout, extra_headers, extra_query)
@@ -329,7 +331,7 @@ class AsyncLeadEnrichWithRawResponse:
         """[`LeadEnrichWithRawResponse.usage`][leadenrich._client.LeadEnrichWithRawResponse.usage], awaitable.
 
         Examples:
-            >>> raw = await client.with_raw_response.usage()  # doctest: +SKIP
-            >>> raw.status_code, raw.parse()  # doctest: +SKIP
+            >>> raw = await client.with_raw_response.usage()
+            >>> raw.status_code, raw.parse()
         """
         return await self._link.request_raw(per_call(_endpoints.usage(), timeout, extra_headers, extra_query))

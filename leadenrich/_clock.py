@@ -28,7 +28,7 @@ class ServiceClock:
     Examples:
         >>> from leadenrich import LeadEnrich, ServiceClock
         >>> clock = ServiceClock(scale=0.01)  # 100 times as fast as the real service
-        >>> client = LeadEnrich(api_key="le_live_x", base_url="http://127.0.0.1:8000", clock=clock)  # doctest: +SKIP
+        >>> client = LeadEnrich(api_key="le_live_x", base_url="http://127.0.0.1:8000", clock=clock)
         >>> clock.real_seconds(90)
         0.9
     """
@@ -67,7 +67,7 @@ class ServiceClock:
         """Wait `service_seconds` of the service's time without blocking the event loop.
 
         Examples:
-            >>> await ServiceClock(scale=0.001).asleep(2)  # doctest: +SKIP
+            >>> await ServiceClock(scale=0.001).asleep(2)
         """
         if service_seconds > 0:
             await self._real_asleep(self.real_seconds(service_seconds))
@@ -140,7 +140,7 @@ class ManualClock(ServiceClock):
         """Record the wait and move the clock past it, at once (never yields to the loop).
 
         Examples:
-            >>> await ManualClock().asleep(1.5)  # doctest: +SKIP
+            >>> await ManualClock().asleep(1.5)
         """
         self.sleep(service_seconds)
 

@@ -15,6 +15,7 @@ from ._errors import LeadEnrichError
 from ._logs import logger
 from ._ratelimit import RateLimits
 from ._retry import RetryPolicy
+from ._signatures import UNCHANGED, keywords_from
 from ._validate import (
     DEFAULT_CONNECT_TIMEOUT,
     checked_headers,
@@ -35,6 +36,7 @@ __all__ = [
     "ClientSettings",
     "changed",
     "resolve",
+    "settings_keywords",
 ]
 
 DEFAULT_TIMEOUT = httpx.Timeout(30.0, connect=DEFAULT_CONNECT_TIMEOUT)
@@ -59,7 +61,7 @@ class ClientSettings(TypedDict, total=False):
     to the constructor) is forwarded by `with_options` with no other change.
 
     Examples:
-        >>> patient = client.with_options(timeout=120, max_retries=5)  # doctest: +SKIP
+        >>> patient = client.with_options(timeout=120, max_retries=5)
     """
 
     api_key: str
@@ -74,6 +76,11 @@ class ClientSettings(TypedDict, total=False):
     upstream_full_retries: int
     clock: ServiceClock | None
     """The service's clock; a copy on another clock gets a budget of its own."""
+
+
+settings_keywords = keywords_from(ClientSettings, dict.fromkeys(ClientSettings.__annotations__, UNCHANGED))
+"""Shows the keys of `ClientSettings` in `with_options`'s run-time signature, each
+`<unchanged>` by default."""
 
 
 def changed(settings: ClientSettings, changes: Mapping[str, Any]) -> ClientSettings:

@@ -39,7 +39,7 @@ class LeadEnrichError(Exception):
     """The base of every error the SDK raises.
 
     Examples:
-        >>> try:  # doctest: +SKIP
+        >>> try:
         ...     client.leads.get("ld_missing")
         ... except LeadEnrichError as exc:
         ...     print(f"enrichment failed: {exc}")
@@ -76,7 +76,7 @@ class InvalidRequestError(LeadEnrichError, ValueError):
     """The call was rejected by the SDK before anything was sent (and so nothing was charged).
 
     Examples:
-        >>> try:  # doctest: +SKIP
+        >>> try:
         ...     client.email.find(first_name="Ada")
         ... except InvalidRequestError as exc:
         ...     print(exc)  # says which combination of keywords is valid
@@ -91,7 +91,7 @@ class APIConnectionError(LeadEnrichError):
     before trying again.
 
     Examples:
-        >>> try:  # doctest: +SKIP
+        >>> try:
         ...     client.leads.enrich_sync({"company": "Acme", "domain": "acme.com"})
         ... except APIConnectionError as exc:
         ...     if exc.request_sent:
@@ -108,7 +108,7 @@ class APITimeoutError(APIConnectionError):
     """The service did not answer in time.
 
     Examples:
-        >>> try:  # doctest: +SKIP
+        >>> try:
         ...     client.with_options(timeout=5).usage()
         ... except APITimeoutError:
         ...     print("no answer within 5 s")
@@ -125,7 +125,7 @@ class APIStatusError(LeadEnrichError):
         body: The decoded JSON body, or the text when it was not JSON.
 
     Examples:
-        >>> try:  # doctest: +SKIP
+        >>> try:
         ...     client.leads.get("ld_123")
         ... except APIStatusError as exc:
         ...     print(exc.status_code, exc.detail)
@@ -149,7 +149,7 @@ class AuthenticationError(APIStatusError):
     """401: the API key is missing or invalid. Pass it as `api_key` or set `LEADENRICH_API_KEY`.
 
     Examples:
-        >>> try:  # doctest: +SKIP
+        >>> try:
         ...     LeadEnrich(api_key="le_live_revoked").usage()
         ... except AuthenticationError as exc:
         ...     print(exc.status_code)
@@ -161,7 +161,7 @@ class QuotaExceededError(APIStatusError):
     """402: the monthly quota or the credits are exhausted; a credit pack is needed.
 
     Examples:
-        >>> try:  # doctest: +SKIP
+        >>> try:
         ...     client.leads.enrich_sync({"company": "Acme", "domain": "acme.com"})
         ... except QuotaExceededError:
         ...     print("out of credits: buy a pack or wait for next month")
@@ -172,7 +172,7 @@ class PermissionDeniedError(APIStatusError):
     """403: the account's plan does not include API access (Growth, Scale and Enterprise do).
 
     Examples:
-        >>> try:  # doctest: +SKIP
+        >>> try:
         ...     client.usage()
         ... except PermissionDeniedError as exc:
         ...     print(exc.detail)
@@ -183,7 +183,7 @@ class NotFoundError(APIStatusError):
     """404: no such job, lead or lookup, or it belongs to another account.
 
     Examples:
-        >>> try:  # doctest: +SKIP
+        >>> try:
         ...     client.leads.get("ld_deleted")
         ... except NotFoundError:
         ...     print("no such lead")
@@ -194,7 +194,7 @@ class UnprocessableEntityError(APIStatusError):
     """422: the service rejected the request; `.errors` lists each invalid value.
 
     Examples:
-        >>> try:  # doctest: +SKIP
+        >>> try:
         ...     client.leads.list(limit=1000)
         ... except UnprocessableEntityError as exc:
         ...     for item in exc.errors:
@@ -218,7 +218,8 @@ class RateLimitError(APIStatusError):
             reached (transient load), False when this key exceeded its own rate.
 
     Examples:
-        >>> try:  # doctest: +SKIP
+        >>> import time
+        >>> try:
         ...     client.usage()
         ... except RateLimitError as exc:
         ...     time.sleep(exc.retry_after or 2.0)
@@ -237,7 +238,7 @@ class InternalServerError(APIStatusError):
     """5xx: the service failed. GET and DELETE were retried; a call that spends credit was not.
 
     Examples:
-        >>> try:  # doctest: +SKIP
+        >>> try:
         ...     client.leads.enrich_sync({"company": "Acme", "domain": "acme.com"})
         ... except InternalServerError as exc:
         ...     print(exc.status_code, exc.body)
@@ -252,7 +253,7 @@ class APIResponseValidationError(LeadEnrichError):
         body: The body as text.
 
     Examples:
-        >>> try:  # doctest: +SKIP
+        >>> try:
         ...     client.usage()
         ... except APIResponseValidationError as exc:
         ...     print(exc.response.status_code, exc.body[:200])
@@ -268,7 +269,7 @@ class JobFailedError(LeadEnrichError):
     """An enrichment job ended `failed`. `.job` is the final JobOut, `.job.error` says why.
 
     Examples:
-        >>> try:  # doctest: +SKIP
+        >>> try:
         ...     client.leads.enrich_and_wait({"company": "Acme", "domain": "acme.com"})
         ... except JobFailedError as exc:
         ...     print(exc.job.job_id, exc.job.error)
@@ -297,7 +298,7 @@ class PollTimeoutError(LeadEnrichError):
     The job or lookup goes on: wait for it again with `.last`'s id.
 
     Examples:
-        >>> try:  # doctest: +SKIP
+        >>> try:
         ...     job = client.jobs.wait(created.job_id, timeout=60)
         ... except PollTimeoutError as exc:
         ...     job = client.jobs.wait(exc.last.job_id, timeout=300)

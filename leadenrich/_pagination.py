@@ -1,22 +1,31 @@
-"""Paging through GET /leads with limit and skip."""
+"""Paging through GET /leads with limit and skip: the listing a page of `leads.list()`
+carries, so that the page can ask for the next one (`LeadPage.next_page()`), and what
+`leads.iter()` walks."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import AsyncIterator, Iterator
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING, Any
 
+from . import _endpoints, _lazy_models
+from ._endpoints import Call, Extras, with_extras
+from ._errors import InvalidRequestError
 from ._validate import integer
 
 if TYPE_CHECKING:
-    from ._models import LeadPage
+    from ._models import LeadOut, LeadPage
+    from ._models.leads import Awaited
+    from ._resources._link import AsyncLink, SyncLink
 
-__all__ = ["check_page_size", "next_skip"]
+__all__ = ["AsyncListing", "SyncListing", "check_page_size", "next_skip"]
 
 
 def check_page_size(page_size: object) -> int:
     return integer("page_size", page_size, 1)
 
 
-def next_skip(page: LeadPage, page_size: int, skip: int) -> int | None:
+def next_skip(page: LeadPage[Any], page_size: int, skip: int) -> int | None:
     """The `skip` of the next page, or None after the last one.
 
     The spec does not show the listing's shape, so whatever the page says about what
@@ -45,3 +54,89 @@ def next_skip(page: LeadPage, page_size: int, skip: int) -> int | None:
     if isinstance(echoed, int) and not isinstance(echoed, bool) and echoed > 0:
         return following if served >= min(page_size, echoed) else None
     return following
+
+
+@dataclass(frozen=True)
+class _Listing:
+    """A page of `GET /leads` asked for: its size, where it starts and the per-call
+    options, which the next page is asked with too."""
+
+    limit: int
+    skip: int
+    extras: Extras | None
+
+    def call(self) -> Call[LeadPage[Any]]:
+        """The request of this page; the page it answers knows this listing."""
+
+        def parse(body: bytes) -> LeadPage[Any]:
+            return _lazy_models.LeadPage.model_validate_json(body, context=self)
+
+        listed = with_extras(_endpoints.list_leads(self.limit, self.skip), self.extras)
+        return replace(listed, parse=parse)
+
+    def after(self, page: LeadPage[Any], /) -> int | None:
+        return next_skip(page, self.limit, self.skip)
+
+    def following(self, page: LeadPage[Any]) -> Call[LeadPage[Any]]:
+        """The request of the page after `page`; InvalidRequestError after the last one."""
+        skip = self.after(page)
+        if skip is None:
+            raise InvalidRequestError(
+                "this is the last page of the listing (page.has_next_page() is False); "
+                "client.leads.iter() goes through every lead without pages"
+            )
+        return replace(self, skip=skip).call()
+
+    def __deepcopy__(self, memo: dict[int, object]) -> _Listing:
+        # A copy of a page goes on with the same client, as the page does.
+        return self
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # A page pickled (to another process) leaves its client behind: it unpickles
+        # as a page of no listing, whose has_next_page() is False.
+        return (type(None), ())
+
+
+@dataclass(frozen=True)
+class SyncListing(_Listing):
+    """The listing of a page of `LeadEnrich`."""
+
+    link: SyncLink
+
+    def next(self, page: LeadPage[Any], /) -> LeadPage:
+        return self.link.request(self.following(page))
+
+    def pages(self, page: LeadPage, /) -> Iterator[LeadPage]:
+        while True:
+            yield page
+            if not page.has_next_page():
+                return
+            page = page.next_page()
+
+    def leads(self) -> Iterator[LeadOut]:
+        """Every lead from this listing's page on, asking for each page as it is reached."""
+        for page in self.pages(self.link.request(self.call())):
+            yield from page.items
+
+
+@dataclass(frozen=True)
+class AsyncListing(_Listing):
+    """The listing of a page of `AsyncLeadEnrich`."""
+
+    link: AsyncLink
+
+    async def next(self, page: LeadPage[Any], /) -> LeadPage[Awaited]:
+        return await self.link.request(self.following(page))
+
+    async def pages(self, page: LeadPage[Awaited], /) -> AsyncIterator[LeadPage[Awaited]]:
+        while True:
+            yield page
+            if not page.has_next_page():
+                return
+            page = await page.next_page()
+
+    async def leads(self) -> AsyncIterator[LeadOut]:
+        """Every lead from this listing's page on, asking for each page as it is reached."""
+        async for page in self.pages(await self.link.request(self.call())):
+            for lead in page.items:
+                yield lead

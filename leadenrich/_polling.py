@@ -20,6 +20,8 @@ from ._steps import Pause, Send, Steps
 from ._validate import seconds
 
 if TYPE_CHECKING:
+    from datetime import datetime
+
     from ._endpoints import Call
     from ._models import JobOut, LeadOut, MobileFindOut
 
@@ -27,6 +29,7 @@ __all__ = [
     "DEFAULT_JOB_TIMEOUT",
     "DEFAULT_LOOKUP_TIMEOUT",
     "DEFAULT_POLL_INTERVAL",
+    "FIRST_LOOK",
     "TYPICAL_SHORTEST_JOB",
     "AgeSchedule",
     "CutShort",
@@ -39,8 +42,11 @@ DEFAULT_JOB_TIMEOUT = 300.0
 DEFAULT_LOOKUP_TIMEOUT = 300.0
 """How long a mobile lookup wait lasts by default."""
 DEFAULT_POLL_INTERVAL = 1.0
-"""The shortest interval between polls; for a job of unknown age, the first one, growing
-1.5x per poll up to 5x this value."""
+"""By default, the shortest interval between two polls of a wait; for a job of unknown age
+or a lookup, the first one, growing 1.5x per poll up to 5x this value."""
+FIRST_LOOK = 1.0
+"""How old a job this client created is when it is first looked at by default: a deduped
+job (its contact already existed) is done at once, and is seen at once."""
 _GROWTH = 1.5
 _CEILING = 5.0
 
@@ -84,22 +90,25 @@ client expects of its jobs until it has seen some finish."""
 class JobDurations:
     """When this client created its jobs, and how long they took.
 
-    A job is polled by its age: first near the shortest duration expected (learnt from
-    the last jobs that finished, the spec's 20 s until then), then at ages growing by
-    `schedule.growth`. A duration is read from the job's own timestamps, so a job
-    found done at its first poll still says how quick it was. Shared by a client and its
-    copies, and by every wait on them.
+    A job is looked at first when it is `FIRST_LOOK` old, unless the last jobs showed
+    that none ends that soon (`looks_early`); then polled by its age: first near the
+    shortest duration expected (learnt from the last jobs that finished, the spec's 20 s
+    until then), then at ages growing by `schedule.growth`. A duration is read from the
+    job's own timestamps, so a job found done at its first poll still says how quick it
+    was. Shared by a client and its copies, and by every wait on them.
     """
 
     _REMEMBERED = 1000  # creation times kept, so jobs.wait knows the age of a recent job
     _RECENT = 50  # finished jobs the shortest duration is drawn from
     _TRUSTED = 20  # finished jobs it takes to expect longer ones than the spec's
+    _SLOW = 3  # finished jobs, each shown to end after its first look, that stop the early look
 
     def __init__(self, schedule: AgeSchedule | None = None) -> None:
         self.schedule: AgeSchedule = schedule or AgeSchedule()
         self._lock = threading.Lock()
         self._created: OrderedDict[str, float] = OrderedDict()
         self._durations: deque[float] = deque(maxlen=self._RECENT)
+        self._slow: deque[bool] = deque(maxlen=self._SLOW)
 
     def created(self, job_id: str, at: float) -> None:
         """Remember that `job_id` was created at `at` (the clock's `now()`)."""
@@ -114,20 +123,33 @@ class JobDurations:
             return self._created.get(job_id)
 
     def record(self, job: JobOut, clock: ServiceClock) -> None:
-        """Learn how long a finished job ran, start (or creation) to finish."""
+        """Learn how long a finished job ran, start (or creation) to finish, and whether
+        it ended after its first look would have come."""
+        deduped = job.result is not None and bool(job.result.deduped)
+        created, finished = job.created_at, job.finished_at
         with self._lock:
             self._created.pop(job.job_id, None)
+            # Only a job's own timestamps show it was slow: a job without them (a mocked
+            # service's) keeps the early look.
+            self._slow.append(
+                created is not None
+                and finished is not None
+                and not deduped
+                and _seconds(created, finished, clock) > FIRST_LOOK
+            )
         # A failed or deduped job says nothing of how long an enrichment takes.
-        if job.status != "done" or (job.result is not None and job.result.deduped):
+        if job.status != "done" or deduped or created is None or finished is None:
             return
-        if job.created_at is None or job.finished_at is None:
-            return
-        # The service stamps its jobs in real seconds; a faster clock (a fake server's)
-        # runs that many more of the service's seconds in each.
-        took = (job.finished_at - (job.started_at or job.created_at)).total_seconds() / clock.scale
+        took = _seconds(job.started_at or created, finished, clock)
         if took > 0:
             with self._lock:
                 self._durations.append(took)
+
+    def looks_early(self) -> bool:
+        """Whether a new job is first looked at when `FIRST_LOOK` old: unless each of the
+        last `_SLOW` jobs that finished was shown to end later (deduped ones end at once)."""
+        with self._lock:
+            return len(self._slow) < self._SLOW or not all(self._slow)
 
     def shortest(self) -> float:
         """The shortest duration to expect of the next job, in the service's seconds.
@@ -151,6 +173,15 @@ class JobDurations:
         return TYPICAL_SHORTEST_JOB if quickest >= TYPICAL_SHORTEST_JOB else expected
 
 
+def _seconds(start: datetime, end: datetime, clock: ServiceClock) -> float:
+    """The service's seconds between two of its timestamps.
+
+    The service stamps its jobs in real seconds; a faster clock (a fake server's) runs
+    that many more of the service's seconds in each.
+    """
+    return (end - start).total_seconds() / clock.scale
+
+
 class _Age:
     """The job a wait follows: when it was created and started, and how long it has been
     seen running, in the service's seconds."""
@@ -170,14 +201,21 @@ class _Age:
             # Still queued: it has not begun to run, however old it is.
             self.queued_for = sent_at - self.born
         elif job.created_at is not None:
-            self.queued_for = max(0.0, (job.started_at - job.created_at).total_seconds() / clock.scale)
+            self.queued_for = max(0.0, _seconds(job.created_at, job.started_at, clock))
         # Running when the poll reached the service, so at least since it was sent.
         self.ran_for = max(0.0, sent_at - self.born - self.queued_for)
         self.round_trip = clock.now() - sent_at
 
 
 class Waiter(Generic[Polled]):
-    """The state of one wait: the last object seen, the next interval, the deadline."""
+    """The state of one wait: the last object seen, the next interval, the deadline.
+
+    An explicit `poll_interval` is the interval of every poll: the first comes that long
+    after the job or lookup was created (at once when it is older, or of unknown age),
+    the next ones that far apart. Without one, a job of known age is polled by its age
+    (`JobDurations`), anything else at once, then at intervals from `DEFAULT_POLL_INTERVAL`
+    growing 1.5x per poll up to 5x that.
+    """
 
     def __init__(
         self,
@@ -188,14 +226,10 @@ class Waiter(Generic[Polled]):
     ) -> None:
         self.what = what
         self.deadline = deadline
-        first = (
-            DEFAULT_POLL_INTERVAL
-            if poll_interval is None
-            else seconds("poll_interval", poll_interval, positive=True)
+        self._fixed = (
+            poll_interval if poll_interval is None else seconds("poll_interval", poll_interval, positive=True)
         )
-        self._floor = first
-        self._interval = first
-        self._ceiling = first * _CEILING
+        self._interval = self._fixed or DEFAULT_POLL_INTERVAL
         self._on_progress: Callable[[Polled], object] | None = on_progress
         self._age: _Age | None = None
         self._sent_at = deadline.clock.now()
@@ -265,24 +299,32 @@ class Waiter(Generic[Polled]):
         return wanted
 
     def until_first_poll(self) -> float:
-        """How long to sleep before polling at all: until the first poll of a job of known
-        age is due (its first poll could not find it done sooner), else nothing."""
+        """How long to sleep before polling at all: until a job of known age is as old as
+        its first look, else nothing."""
         if self._age is None:
             return 0.0
+        wanted = self._age.queued_for + self._first_look(self._age)
         age = self.deadline.clock.now() - self._age.born
-        first = self._age.durations.schedule.first_age(self._age.durations.shortest())
-        return min(max(0.0, self._age.queued_for + first - age), self.deadline.remaining())
+        return min(max(0.0, wanted - age), self.deadline.remaining())
 
     def next_delay(self) -> float:
         """How long to sleep before the next poll; PollTimeoutError once the deadline passed."""
         remaining = self.deadline.remaining()
         if remaining <= 0:
             raise self._timed_out(f"after {self.deadline.timeout:g} s")
-        if self._age is not None:
+        if self._age is not None and self._fixed is None:
             return min(self._until_next_age(self._age), remaining)
         delay = min(self._interval, remaining)
-        self._interval = min(self._interval * _GROWTH, self._ceiling)
+        if self._fixed is None:
+            self._interval = min(self._interval * _GROWTH, DEFAULT_POLL_INTERVAL * _CEILING)
         return delay
+
+    def _first_look(self, job: _Age) -> float:
+        """How old (past its time queued) a job is at its first poll."""
+        if self._fixed is not None:
+            return self._fixed
+        durations = job.durations
+        return FIRST_LOOK if durations.looks_early() else durations.schedule.first_age(durations.shortest())
 
     def _until_next_age(self, job: _Age) -> float:
         # By the job's running time, not by poll count: a poll held back by pacing or a
@@ -290,15 +332,15 @@ class Waiter(Generic[Polled]):
         # for less than its age, and its duration counts from its start.
         schedule = job.durations.schedule
         age = self.deadline.clock.now() - job.born
-        first = schedule.first_age(job.durations.shortest())
-        wanted = job.queued_for + first
-        if job.ran_for is not None:
+        if job.ran_for is None:
+            wanted = job.queued_for + self._first_look(job)
+        else:
             # The answer, not the request, is due at `growth` times the age: send it one
             # round trip early (less when pacing made that trip long).
             due = schedule.next_age(job.ran_for)
             early = min(job.round_trip, (due - job.ran_for) / 2)
-            wanted = job.queued_for + max(first, due - early)
-        return max(wanted - age, self._floor)
+            wanted = job.queued_for + max(schedule.first_age(job.durations.shortest()), due - early)
+        return max(wanted - age, DEFAULT_POLL_INTERVAL)
 
 
 def _state(last: JobOut | MobileFindOut) -> str:

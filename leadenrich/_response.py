@@ -31,10 +31,10 @@ class APIResponse(Generic[T]):
     always a success. `parse()` gives the model the plain method returns.
 
     Examples:
-        >>> raw = client.leads.with_raw_response.get("ld_123")  # doctest: +SKIP
-        >>> raw.status_code, raw.headers.get("x-request-id"), raw.retries_taken  # doctest: +SKIP
+        >>> raw = client.leads.with_raw_response.get("ld_123")
+        >>> raw.status_code, raw.headers.get("x-request-id"), raw.retries_taken
         (200, 'req_8f2c', 0)
-        >>> lead = raw.parse()  # doctest: +SKIP
+        >>> lead = raw.parse()
     """
 
     http_response: httpx.Response
@@ -55,7 +55,7 @@ class APIResponse(Generic[T]):
         """The HTTP status.
 
         Examples:
-            >>> raw.status_code  # doctest: +SKIP
+            >>> raw.status_code
             200
         """
         return self.http_response.status_code
@@ -65,7 +65,7 @@ class APIResponse(Generic[T]):
         """The response headers (case-insensitive), such as `Retry-After` or a request id.
 
         Examples:
-            >>> raw.headers.get("retry-after")  # doctest: +SKIP
+            >>> raw.headers.get("retry-after")
         """
         return self.http_response.headers
 
@@ -75,7 +75,7 @@ class APIResponse(Generic[T]):
         response an `httpx.MockTransport` built, which httpx does not time).
 
         Examples:
-            >>> raw.elapsed.total_seconds()  # doctest: +SKIP
+            >>> raw.elapsed.total_seconds()
         """
         return elapsed_of(self.http_response)
 
@@ -84,7 +84,7 @@ class APIResponse(Generic[T]):
         """The `httpx.Request` of the attempt that got this answer (its Authorization header holds the key).
 
         Examples:
-            >>> raw.http_request.url  # doctest: +SKIP
+            >>> raw.http_request.url
         """
         return self.http_response.request
 
@@ -93,7 +93,7 @@ class APIResponse(Generic[T]):
         """The URL the request went to.
 
         Examples:
-            >>> str(raw.url)  # doctest: +SKIP
+            >>> str(raw.url)
         """
         return self.http_response.url
 
@@ -102,7 +102,7 @@ class APIResponse(Generic[T]):
         """The HTTP method.
 
         Examples:
-            >>> raw.method  # doctest: +SKIP
+            >>> raw.method
             'GET'
         """
         return self.http_response.request.method
@@ -112,7 +112,7 @@ class APIResponse(Generic[T]):
         """The body as bytes.
 
         Examples:
-            >>> len(raw.content)  # doctest: +SKIP
+            >>> len(raw.content)
         """
         return self.http_response.content
 
@@ -121,7 +121,7 @@ class APIResponse(Generic[T]):
         """The body as text.
 
         Examples:
-            >>> raw.text[:80]  # doctest: +SKIP
+            >>> raw.text[:80]
         """
         return self.http_response.text
 
@@ -129,7 +129,7 @@ class APIResponse(Generic[T]):
         """The body decoded from JSON, without the model.
 
         Examples:
-            >>> raw.json()["id"]  # doctest: +SKIP
+            >>> raw.json()["id"]
         """
         return self.http_response.json()
 
@@ -141,7 +141,7 @@ class APIResponse(Generic[T]):
 
 
         Examples:
-            >>> raw.parse().id  # doctest: +SKIP
+            >>> raw.parse().id
         """
         if self._parsed is _UNPARSED:
             self._parsed = self._parse(self.http_response)

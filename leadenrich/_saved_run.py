@@ -37,7 +37,7 @@ def read_checkpoint(leads: BulkInput, checkpoint: str | os.PathLike[str]) -> Bul
 
     Examples:
         >>> from leadenrich import read_checkpoint
-        >>> try:  # doctest: +SKIP
+        >>> try:
         ...     result = client.leads.enrich_many(rows, checkpoint="run.jsonl")
         ... except KeyboardInterrupt:
         ...     result = read_checkpoint(rows, "run.jsonl")

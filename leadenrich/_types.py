@@ -8,7 +8,17 @@ from typing import Any, Literal, Protocol
 import httpx
 from typing_extensions import Required, TypedDict
 
-__all__ = ["DataFrameLike", "ExtraHeaders", "ExtraQuery", "LeadDict", "PersonQuery", "RequestTimeout"]
+from ._signatures import keywords_from
+
+__all__ = [
+    "DataFrameLike",
+    "ExtraHeaders",
+    "ExtraQuery",
+    "LeadDict",
+    "PersonQuery",
+    "RequestTimeout",
+    "person_keywords",
+]
 
 
 class LeadDict(TypedDict, total=False):
@@ -35,7 +45,7 @@ class PersonQuery(TypedDict, total=False):
 
     Examples:
         >>> person: PersonQuery = {"first_name": "Ada", "last_name": "Lovelace", "domain": "acme.com"}
-        >>> client.email.find(**person)  # doctest: +SKIP
+        >>> client.email.find(**person)
     """
 
     linkedin_url: str | None
@@ -45,12 +55,16 @@ class PersonQuery(TypedDict, total=False):
     domain: str | None
 
 
+person_keywords = keywords_from(PersonQuery, dict.fromkeys(PersonQuery.__annotations__))
+"""Shows the keys of `PersonQuery` (each None by default) in a method's run-time signature."""
+
+
 class DataFrameLike(Protocol):
     """What `enrich_many` reads from a pandas (or pandas-like) DataFrame: its columns and its rows as records.
 
     Examples:
-        >>> frame = pandas.read_csv("leads.csv")  # doctest: +SKIP
-        >>> client.leads.enrich_many(frame)  # doctest: +SKIP
+        >>> frame = pandas.read_csv("leads.csv")
+        >>> client.leads.enrich_many(frame)
     """
 
     @property
@@ -58,7 +72,7 @@ class DataFrameLike(Protocol):
         """The column names; `company` and `domain` must be among them.
 
         Examples:
-            >>> list(frame.columns)  # doctest: +SKIP
+            >>> list(frame.columns)
             ['company', 'domain', 'email']
         """
         ...
@@ -67,7 +81,7 @@ class DataFrameLike(Protocol):
         """One dict per row.
 
         Examples:
-            >>> frame.to_dict("records")[0]  # doctest: +SKIP
+            >>> frame.to_dict("records")[0]
             {'company': 'Acme', 'domain': 'acme.com', 'email': 'ada@acme.com'}
         """
         ...

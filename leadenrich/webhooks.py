@@ -7,8 +7,8 @@ with `client.jobs.get(event.job_id)` before acting on it.
 
 Examples:
     >>> from leadenrich.webhooks import parse_event
-    >>> event = parse_event(request_body)  # doctest: +SKIP
-    >>> job = client.jobs.get(event.job_id)  # doctest: +SKIP
+    >>> event = parse_event(request_body)
+    >>> job = client.jobs.get(event.job_id)
 """
 
 from __future__ import annotations

@@ -6,6 +6,7 @@ from __future__ import annotations
 import inspect
 import json
 import os
+import pydoc
 import shutil
 import sys
 from collections.abc import AsyncIterable, Callable, Iterable
@@ -56,6 +57,11 @@ async def collect(iterable: Iterable[Any] | AsyncIterable[Any]) -> list[Any]:
     if isinstance(iterable, AsyncIterable):
         return [item async for item in iterable]
     return list(iterable)
+
+
+def help_text(obj: object) -> str:
+    """What `help(obj)` prints, without the bold of a terminal."""
+    return pydoc.plain(pydoc.render_doc(obj))
 
 
 def lead_out(lead_id: str = "ld_1", **changes: Any) -> dict[str, Any]:

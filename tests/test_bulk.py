@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import sys
 import threading
 from pathlib import Path
 from typing import Any
@@ -597,3 +598,22 @@ def test_ctrl_c_finishes_what_was_paid_for_and_resume_completes(
     assert result.succeeded == len(ROWS)
     assert len(service.sent) == len(ROWS), "no lead was sent twice"
     assert result.resumed == sent_before
+
+
+@pytest.mark.parametrize(("options", "first_poll"), [({}, 1.0), ({"poll_interval": 0.1}, 0.1)])
+async def test_the_async_strategy_sees_a_job_done_at_once_at_its_first_look(
+    client: Any, api: respx.MockRouter, clock: ManualClock, options: dict[str, Any], first_poll: float
+) -> None:
+    api.post("/leads/enrich").respond(202, json={"job_id": "j", "status": "queued"})
+    poll = api.get("/jobs/j").respond(200, json={"job_id": "j", "status": "done", "result": lead_out()})
+    start = clock.now()
+    result = await call(client.leads.enrich_many(ROWS[:1], strategy="async", progress=False, **options))
+    assert result.succeeded == 1
+    assert (poll.call_count, clock.sleeps) == (1, [first_poll])
+    assert clock.now() - start == pytest.approx(first_poll)
+
+
+def test_to_pandas_without_pandas_names_the_extra_that_brings_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(sys.modules, "pandas", None)  # what an environment without pandas imports
+    with pytest.raises(ImportError, match=r'needs pandas: pip install "leadenrich\[notebook\]"'):
+        BulkResult([]).to_pandas()

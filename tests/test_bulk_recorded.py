@@ -396,7 +396,7 @@ def listings(server: FakeServer) -> int:
 async def test_a_lost_job_is_looked_up_once_when_the_runs_jobs_are_quick(kind: str) -> None:
     # Nothing was created, which no lookup can tell from a job still running: the run's
     # other job took far less than a settle window, so one look settles it. Its job takes
-    # 1 s and is noticed ~22 s in (the first poll of a job of unknown length), against
+    # 1 s and is noticed at most ~23 s in (the poll after the look a second in), against
     # the 90 s that would call for another look: at 1 % of real time the margin is 0.7
     # real seconds, which a busy machine does not eat (at 0.2 %, 0.1 s; it did).
     with FakeServer(time_scale=0.01, enrichment_seconds=(1.0, 1.0)) as server:

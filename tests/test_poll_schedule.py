@@ -66,6 +66,19 @@ class Jobs:
         return httpx.Response(200, json=job_out(job_id, "running", **times))
 
 
+def learnt_slow(durations: JobDurations, clock: ManualClock) -> None:
+    """Teach `durations` three jobs of 30 s: a new job is then not looked at early."""
+    for n in range(3):
+        body = job_out(f"old{n}", "done", result=lead_out(), created_at=stamp(0), finished_at=stamp(30))
+        durations.record(JobOut.model_validate(body), clock)
+
+
+def slow_client(client: Any, clock: ManualClock) -> Any:
+    """`client`, having seen three jobs of 30 s finish."""
+    learnt_slow(client._durations, clock)
+    return client
+
+
 async def wait_each(client: Any, jobs: Jobs, durations: list[float]) -> list[tuple[float, int]]:
     """Run one enrich_and_wait per duration; each job's notice delay / duration and requests."""
     seen: list[tuple[float, int]] = []
@@ -107,14 +120,16 @@ async def test_a_queued_job_is_polled_again_when_it_may_have_run_long_enough(
 ) -> None:
     jobs = Jobs(api, clock, [30.0], queued=100.0)
     await call(client.leads.enrich_and_wait(LEAD, timeout=300))
-    # Queued at 22, 44, 66 and 88 s of age; started at 100, first seen running at 110.
-    assert clock.sleeps[:5] == [22.0, 22.0, 22.0, 22.0, 22.0]
-    assert jobs.polls["j0"] <= 10
+    # Queued at its first look (1 s), then at 23, 45, 67 and 89 s of age; started at
+    # 100, first seen running at 111.
+    assert clock.sleeps[:5] == [1.0, 22.0, 22.0, 22.0, 22.0]
+    assert jobs.polls["j0"] <= 11
 
 
 def test_a_job_taken_to_start_late_is_first_polled_by_that_start() -> None:
     clock = ManualClock()
     durations = JobDurations()
+    learnt_slow(durations, clock)
     durations.created("j0", clock.now())
     clock.advance(8)  # queued behind busy slots until one of them freed
     late = Waiter[JobOut]("job", Deadline(300, clock), None, None)
@@ -153,6 +168,7 @@ async def test_jobs_wait_on_a_job_of_this_client_first_polls_when_it_may_be_done
     client: Any, api: respx.MockRouter, clock: ManualClock
 ) -> None:
     jobs = Jobs(api, clock, [30.0])
+    client = slow_client(client, clock)
     created = await call(client.leads.enrich(LEAD))
     clock.advance(5)
     job = await call(client.jobs.wait(created.job_id))
@@ -160,6 +176,18 @@ async def test_jobs_wait_on_a_job_of_this_client_first_polls_when_it_may_be_done
     assert clock.sleeps[0] == pytest.approx(17.0), "first poll at 22 s of age, not at once"
     assert jobs.polls[created.job_id] == 5  # at 22, 24.2, 26.6, 29.3 s, then 32.2 s: done
     assert clock.now() - jobs.ends[created.job_id] <= 3.0
+
+
+async def test_jobs_wait_looks_at_once_at_a_job_older_than_its_first_look(
+    client: Any, api: respx.MockRouter, clock: ManualClock
+) -> None:
+    jobs = Jobs(api, clock, [30.0])
+    created = await call(client.leads.enrich(LEAD))
+    clock.advance(5)
+    await call(client.jobs.wait(created.job_id))
+    # Its first look (at 1 s of age) is past: polled at once, then at 22 s of age on.
+    assert clock.sleeps[0] == pytest.approx(17.0)
+    assert jobs.polls[created.job_id] == 6
 
 
 async def test_poll_interval_is_a_floor_of_every_interval(
@@ -178,5 +206,82 @@ async def test_the_schedule_keeps_the_deadline(
     with pytest.raises(PollTimeoutError) as caught:
         await call(client.leads.enrich_and_wait(LEAD, timeout=50))
     assert clock.now() - start == pytest.approx(50.0)
-    assert jobs.polls["j0"] == 10  # 22, 24.2 ... 47.2 s, and a last one at the deadline
+    assert jobs.polls["j0"] == 11  # 1, 22, 24.2 ... 47.2 s, and a last one at the deadline
     assert "was still running after 50 s" in str(caught.value)
+
+
+async def test_a_job_done_at_once_is_seen_at_its_first_look(
+    client: Any, api: respx.MockRouter, clock: ManualClock
+) -> None:
+    # A deduped lead's job (its contact already existed) is done when it is created.
+    Jobs(api, clock, [0.0, 0.0])
+    start = clock.now()
+    await call(client.leads.enrich_and_wait(LEAD))
+    assert clock.now() - start <= 1.5
+    assert clock.sleeps == [1.0]
+    created = await call(client.leads.enrich(LEAD))
+    start = clock.now()
+    job = await call(client.jobs.wait(created.job_id))
+    assert job.status == "done"
+    assert clock.now() - start <= 1.5
+
+
+async def test_a_job_done_at_once_is_seen_after_one_poll_interval(
+    client: Any, api: respx.MockRouter, clock: ManualClock
+) -> None:
+    Jobs(api, clock, [0.0, 0.0])
+    start = clock.now()
+    await call(client.leads.enrich_and_wait(LEAD, poll_interval=0.1))
+    assert clock.now() - start <= 0.3
+    assert clock.sleeps == [0.1]
+    created = await call(client.leads.enrich(LEAD))
+    start = clock.now()
+    await call(client.jobs.wait(created.job_id, poll_interval=0.1))
+    assert clock.now() - start <= 0.3
+
+
+async def test_an_explicit_poll_interval_is_the_interval_of_every_poll(
+    client: Any, api: respx.MockRouter, clock: ManualClock
+) -> None:
+    jobs = Jobs(api, clock, [30.0, 30.0])
+    await call(client.leads.enrich_and_wait(LEAD, poll_interval=2.0))
+    assert clock.sleeps == [2.0] * 15
+    assert jobs.polls["j0"] == 15
+    # The same for a job of this client waited for with jobs.wait, from its creation on.
+    created = await call(client.leads.enrich(LEAD))
+    clock.advance(0.5)
+    clock.sleeps.clear()
+    await call(client.jobs.wait(created.job_id, poll_interval=2.0))
+    assert clock.sleeps == [1.5] + [2.0] * 14
+
+
+async def test_the_first_look_stops_once_three_jobs_were_slow(
+    client: Any, api: respx.MockRouter, clock: ManualClock
+) -> None:
+    Jobs(api, clock, [30.0] * 4)
+    firsts: list[float] = []
+    for _ in range(4):
+        clock.sleeps.clear()
+        await call(client.leads.enrich_and_wait(LEAD))
+        firsts.append(clock.sleeps[0])
+    # Three jobs shown (by their own timestamps) to take 30 s: the fourth is first polled
+    # when it may be done, not at a second.
+    assert firsts == [1.0, 1.0, 1.0, 22.0]
+
+
+def test_a_deduped_or_unstamped_job_brings_the_first_look_back() -> None:
+    clock = ManualClock()
+    durations = JobDurations()
+    learnt_slow(durations, clock)
+    assert not durations.looks_early()
+    deduped = job_out("d", "done", result=lead_out(deduped=True), created_at=stamp(0), finished_at=stamp(9))
+    durations.record(JobOut.model_validate(deduped), clock)
+    assert durations.looks_early()
+    learnt_slow(durations, clock)
+    durations.record(JobOut.model_validate(job_out("m", "done", result=lead_out())), clock)
+    assert durations.looks_early(), "a job without timestamps does not show it was slow"
+    # A job that ended within its first look (a quick failure, a quick service) is not slow.
+    learnt_slow(durations, clock)
+    quick = job_out("q", "failed", created_at=stamp(0), finished_at=stamp(0.5))
+    durations.record(JobOut.model_validate(quick), clock)
+    assert durations.looks_early()

@@ -67,10 +67,10 @@ async def test_interval_backs_off_to_a_ceiling(
     client: Any, api: respx.MockRouter, clock: ManualClock
 ) -> None:
     api.get("/jobs/j").mock(
-        side_effect=sequence(*[job_out("j", "running")] * 9, job_out("j", "done", result=lead_out()))
+        side_effect=sequence(*[job_out("j", "running")] * 7, job_out("j", "done", result=lead_out()))
     )
-    await call(client.jobs.wait("j", poll_interval=2.0))
-    assert clock.sleeps == [2.0, 3.0, 4.5, 6.75, 10.0, 10.0, 10.0, 10.0, 10.0]
+    await call(client.jobs.wait("j"))
+    assert clock.sleeps == [1.0, 1.5, 2.25, 3.375, 5.0, 5.0, 5.0]
 
 
 async def test_unknown_status_keeps_polling_until_the_deadline(
@@ -348,8 +348,8 @@ async def test_slots_cap_enrich_and_wait_of_one_async_client(
     api.post("/leads/enrich").mock(side_effect=create)
     api.get(path__regex=r"/jobs/.+").mock(side_effect=poll)
     async with AsyncLeadEnrich(
-        # A thousand times as fast as the service: eight jobs' first polls, ~22 s of the
-        # service each, come in milliseconds (a ManualClock would be shared by all eight).
+        # A thousand times as fast as the service: eight jobs' waits for a slot and their
+        # polls come in milliseconds (a ManualClock would be shared by all eight).
         KEY,
         base_url=BASE,
         rate_limits=RateLimits(concurrent_enrichments=2),
@@ -382,3 +382,23 @@ async def test_waiting_for_a_slot_counts_against_the_deadline(
     assert route.call_count == 0
     assert isinstance(thread_error[0], PollTimeoutError)
     assert "nothing was sent" in str(thread_error[0])
+
+
+async def test_an_explicit_poll_interval_does_not_grow(
+    client: Any, api: respx.MockRouter, clock: ManualClock
+) -> None:
+    api.get("/jobs/j").mock(
+        side_effect=sequence(*[job_out("j", "running")] * 7, job_out("j", "done", result=lead_out()))
+    )
+    await call(client.jobs.wait("j", poll_interval=2.0))
+    assert clock.sleeps == [2.0] * 7
+    pending = {"lookup_id": "m1", "state": "pending"}
+    api.post("/mobile/find").respond(202, json=pending)
+    api.get("/mobile/find/m1").mock(
+        side_effect=sequence(
+            pending, pending, {"lookup_id": "m1", "state": "settled", "mobile": "+14155550100"}
+        )
+    )
+    clock.sleeps.clear()
+    await call(client.mobile.find_and_wait(linkedin_url="https://linkedin.com/in/a", poll_interval=0.5))
+    assert clock.sleeps == [0.5, 0.5, 0.5]

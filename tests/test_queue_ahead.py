@@ -43,7 +43,7 @@ async def test_an_upstream_full_refusal_is_believed_at_once(
 ) -> None:
     ahead = await enrich_queued(client, api, UPSTREAM)
     # Not retried after the ~2 s back-off: sent again at once, as a job with a slot.
-    assert sleeps == [22.0], "the only wait is the one before the first poll"
+    assert sleeps == [1.0], "the only wait is the one before the first look at the job"
     assert ahead.refused
     with ahead.place() as placed:
         assert not placed, "a job was to be created ahead after the service refused one"

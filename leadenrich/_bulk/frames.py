@@ -31,7 +31,9 @@ def records_frame(records: list[dict[str, Any]], owner: str) -> Any:
         # Through import_module: pandas is optional and its types are not ours to need.
         pandas: Any = import_module("pandas")
     except ImportError as exc:
-        raise ImportError(f"{owner} needs pandas: pip install pandas") from exc
+        raise ImportError(
+            f'{owner} needs pandas: pip install "leadenrich[notebook]" (or pandas alone)'
+        ) from exc
     frame = pandas.DataFrame.from_records(records)
     for column in frame.columns:
         values = [r.get(column) for r in records]

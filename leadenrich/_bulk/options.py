@@ -13,17 +13,20 @@ from typing import TYPE_CHECKING, Literal
 from typing_extensions import TypedDict, TypeIs
 
 from .._errors import InvalidRequestError
+from .._signatures import keywords_from
 from .progress import ProgressOption
 
 if TYPE_CHECKING:
     from .._models import UsageOut
 
 __all__ = [
+    "BULK_DEFAULTS",
     "DEFAULT_CONCURRENCY",
     "DEFAULT_MAX_STORED",
     "BulkOptions",
     "MaxCredits",
     "Strategy",
+    "bulk_keywords",
     "credits_left",
     "wants_auto",
 ]
@@ -49,7 +52,7 @@ class BulkOptions(TypedDict, total=False):
 
     Examples:
         >>> options: BulkOptions = {"concurrency": 5, "checkpoint": "run.jsonl", "max_credits": "auto"}
-        >>> result = client.leads.enrich_many(rows, **options)  # doctest: +SKIP
+        >>> result = client.leads.enrich_many(rows, **options)
     """
 
     concurrency: int
@@ -71,10 +74,29 @@ class BulkOptions(TypedDict, total=False):
     """None (the default) shows a progress bar (tqdm) when interactive; True always, False
     never; or a callable that receives each BulkOutcome."""
     poll_interval: float | None
-    """The first polling interval of the `async` strategy."""
+    """The `async` strategy's interval between two polls of a job, from its creation on.
+    None (the default) polls each job as `enrich_and_wait` does: first a second after its
+    creation (a deduped job is done at once; left out once three jobs in a row took
+    longer), then by its age, which costs about five polls a job of 20-40 s. A fixed
+    interval costs a poll a job each interval, and five jobs polled every 2 s would ask
+    for 150 of the key's 60 requests a minute: the client's pacing then spaces them."""
     strategy: Strategy
     """`sync` (the default: one blocking request per lead) or `async` (create a job, then
     poll it)."""
+
+
+BULK_DEFAULTS: BulkOptions = {
+    "concurrency": DEFAULT_CONCURRENCY,
+    "max_credits": None,
+    "checkpoint": None,
+    "progress": None,
+    "poll_interval": None,
+    "strategy": "sync",
+}
+"""What a run does with an option left out."""
+
+bulk_keywords = keywords_from(BulkOptions, BULK_DEFAULTS)
+"""Shows the keys of `BulkOptions`, with their defaults, in a method's run-time signature."""
 
 
 def credits_left(usage: UsageOut) -> int | None:

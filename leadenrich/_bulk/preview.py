@@ -70,7 +70,7 @@ class PreviewRow:
             it up among the stored leads first, and sends it (charged) if not found.
 
     Examples:
-        >>> [row.index for row in preview if row.may_charge]  # doctest: +SKIP
+        >>> [row.index for row in preview if row.may_charge]
         [0, 3, 4]
     """
 
@@ -88,7 +88,7 @@ class PreviewRow:
         """True when the run may spend a credit on this row (a `new` row).
 
         Examples:
-            >>> sum(row.may_charge for row in preview)  # doctest: +SKIP
+            >>> sum(row.may_charge for row in preview)
             115
         """
         return self.status == "new"
@@ -113,10 +113,10 @@ class BulkPreview:
             stored further back is counted as charged.
 
     Examples:
-        >>> preview = client.leads.preview_many(rows, checkpoint="run.jsonl")  # doctest: +SKIP
-        >>> preview  # doctest: +SKIP
+        >>> preview = client.leads.preview_many(rows, checkpoint="run.jsonl")
+        >>> preview
         BulkPreview(rows=200, new=115, credits_at_most=115, credits_left=885, enough=True)
-        >>> print(preview.summary())  # doctest: +SKIP
+        >>> print(preview.summary())
         200 leads: 115 to enrich, 25 already stored, 30 in the checkpoint, 20 repeated, 10 invalid; at most 115 credits, 885 left: enough
     """
 
@@ -140,7 +140,7 @@ class BulkPreview:
         """Rows refused before sending (they are reported as failed by the run).
 
         Examples:
-            >>> preview.invalid  # doctest: +SKIP
+            >>> preview.invalid
             10
         """
         return self._count("invalid")
@@ -150,7 +150,7 @@ class BulkPreview:
         """Rows identical to an earlier row: they share its result and cost nothing.
 
         Examples:
-            >>> preview.duplicates  # doctest: +SKIP
+            >>> preview.duplicates
             20
         """
         return self._count("duplicate")
@@ -160,7 +160,7 @@ class BulkPreview:
         """Rows already done in the checkpoint: a rerun takes them from there, free.
 
         Examples:
-            >>> preview.in_checkpoint  # doctest: +SKIP
+            >>> preview.in_checkpoint
             30
         """
         return self._count("checkpoint")
@@ -170,7 +170,7 @@ class BulkPreview:
         """Rows whose email is a stored lead's: the service returns that record, free.
 
         Examples:
-            >>> preview.stored  # doctest: +SKIP
+            >>> preview.stored
             25
         """
         return self._count("stored")
@@ -180,7 +180,7 @@ class BulkPreview:
         """Rows the run would enrich, one credit each at most.
 
         Examples:
-            >>> preview.new  # doctest: +SKIP
+            >>> preview.new
             115
         """
         return self._count("new")
@@ -190,7 +190,7 @@ class BulkPreview:
         """The most credits the run can spend: one per `new` row.
 
         Examples:
-            >>> preview.credits_at_most  # doctest: +SKIP
+            >>> preview.credits_at_most
             115
         """
         return self.new
@@ -200,7 +200,7 @@ class BulkPreview:
         """Enrichment credits the account has left this month (None: no limit).
 
         Examples:
-            >>> preview.credits_left  # doctest: +SKIP
+            >>> preview.credits_left
             885
         """
         return credits_left(self.usage)
@@ -210,7 +210,7 @@ class BulkPreview:
         """True when the credits left cover `credits_at_most`.
 
         Examples:
-            >>> preview.enough  # doctest: +SKIP
+            >>> preview.enough
             True
         """
         left = self.credits_left
@@ -223,7 +223,7 @@ class BulkPreview:
         `enrich_many(max_credits="auto")` stops there: the rows after are reported skipped.
 
         Examples:
-            >>> preview.fits  # doctest: +SKIP
+            >>> preview.fits
             40
         """
         left = self.credits_left
@@ -234,7 +234,7 @@ class BulkPreview:
         """`enough`, or `not enough: N of M leads to enrich fit`.
 
         Examples:
-            >>> preview.verdict  # doctest: +SKIP
+            >>> preview.verdict
             'not enough: 40 of 115 leads to enrich fit'
         """
         if self.enough:
@@ -245,7 +245,7 @@ class BulkPreview:
         """The preview in one line: the rows, the credits at most and left, the verdict.
 
         Examples:
-            >>> print(preview.summary())  # doctest: +SKIP
+            >>> print(preview.summary())
             200 leads: 115 to enrich, 25 already stored, 30 in the checkpoint, 20 repeated, 10 invalid; at most 115 credits, 885 left: enough
         """
         parts = [f"{self.new} to enrich"]
@@ -268,7 +268,7 @@ class BulkPreview:
         """How far back the stored leads were read, in words.
 
         Examples:
-            >>> preview.looked_back()  # doctest: +SKIP
+            >>> preview.looked_back()
             'read all 1200 stored leads, back to 2026-03-02'
         """
         if self.stored_read == 0:
@@ -292,7 +292,7 @@ class BulkPreview:
         """One flat dict per row: position, status, the input, and what the row may cost.
 
         Examples:
-            >>> preview.to_records()[0]["status"]  # doctest: +SKIP
+            >>> preview.to_records()[0]["status"]
             'new'
         """
         return [_record(row) for row in self.rows]
@@ -301,10 +301,10 @@ class BulkPreview:
         """The records as a `pandas.DataFrame` (pandas is imported only here).
 
         Raises:
-            ImportError: pandas is not installed (`pip install pandas`).
+            ImportError: pandas is not installed (`pip install "leadenrich[notebook]"`).
 
         Examples:
-            >>> preview.to_pandas().query("status == 'new'")  # doctest: +SKIP
+            >>> preview.to_pandas().query("status == 'new'")
         """
         return records_frame(self.to_records(), "BulkPreview.to_pandas()")
 
@@ -312,7 +312,7 @@ class BulkPreview:
         """The counts, the credits and the verdict, as a dict (the CLI's `--json`).
 
         Examples:
-            >>> preview.totals()["credits_at_most"]  # doctest: +SKIP
+            >>> preview.totals()["credits_at_most"]
             115
         """
         return {

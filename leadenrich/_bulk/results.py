@@ -46,7 +46,7 @@ class BulkOutcome:
             strategy), when one is known.
 
     Examples:
-        >>> for outcome in client.leads.enrich_iter(rows):  # doctest: +SKIP
+        >>> for outcome in client.leads.enrich_iter(rows):
         ...     print(outcome.index, outcome.status, outcome.lead.id if outcome.ok else outcome.error)
         0 enriched ld_9b57d127c8a50a88
     """
@@ -67,7 +67,7 @@ class BulkOutcome:
         """True when the lead was enriched (now, earlier, or as a dedupe).
 
         Examples:
-            >>> retry = [outcome.input for outcome in result if not outcome.ok]  # doctest: +SKIP
+            >>> retry = [outcome.input for outcome in result if not outcome.ok]
         """
         return self.lead is not None
 
@@ -90,10 +90,10 @@ class BulkResult:
     """Every outcome of a bulk run, in input order, with counts and tabular exports.
 
     Examples:
-        >>> result = client.leads.enrich_many(rows)  # doctest: +SKIP
-        >>> result.succeeded, result.failed, result.credits_spent  # doctest: +SKIP
+        >>> result = client.leads.enrich_many(rows)
+        >>> result.succeeded, result.failed, result.credits_spent
         (198, 2, 190)
-        >>> result.to_pandas().head()  # doctest: +SKIP
+        >>> result.to_pandas().head()
     """
 
     outcomes: list[BulkOutcome] = field(default_factory=list[BulkOutcome])
@@ -112,7 +112,7 @@ class BulkResult:
         """Leads that have an enriched record (including dedupes and resumed ones).
 
         Examples:
-            >>> result.succeeded  # doctest: +SKIP
+            >>> result.succeeded
             198
         """
         return sum(1 for o in self.outcomes if o.ok)
@@ -122,7 +122,7 @@ class BulkResult:
         """Leads that were tried and failed.
 
         Examples:
-            >>> result.failed  # doctest: +SKIP
+            >>> result.failed
             2
         """
         return sum(1 for o in self.outcomes if o.status == "failed")
@@ -132,7 +132,7 @@ class BulkResult:
         """Leads answered with an existing record, without a charge.
 
         Examples:
-            >>> result.deduped  # doctest: +SKIP
+            >>> result.deduped
             8
         """
         return sum(1 for o in self.outcomes if o.status == "deduped")
@@ -142,7 +142,7 @@ class BulkResult:
         """Leads not started (max_credits reached, or the account was refused).
 
         Examples:
-            >>> client.leads.enrich_many(rows, max_credits=10).skipped  # doctest: +SKIP
+            >>> client.leads.enrich_many(rows, max_credits=10).skipped
             190
         """
         return sum(1 for o in self.outcomes if o.status == "skipped")
@@ -152,7 +152,7 @@ class BulkResult:
         """Rows identical to an earlier row, which share its outcome and cost nothing.
 
         Examples:
-            >>> client.leads.enrich_many([row, row]).duplicates  # doctest: +SKIP
+            >>> client.leads.enrich_many([row, row]).duplicates
             1
         """
         return sum(1 for o in self.outcomes if o.duplicate_of is not None)
@@ -162,7 +162,7 @@ class BulkResult:
         """Leads whose result came from the checkpoint or the account's stored leads.
 
         Examples:
-            >>> client.leads.enrich_many(rows, checkpoint="run.jsonl").resumed  # doctest: +SKIP
+            >>> client.leads.enrich_many(rows, checkpoint="run.jsonl").resumed
             150
         """
         return sum(1 for o in self.outcomes if o.resumed)
@@ -172,7 +172,7 @@ class BulkResult:
         """Enrichment credits this run spent.
 
         Examples:
-            >>> result.credits_spent  # doctest: +SKIP
+            >>> result.credits_spent
             190
         """
         return sum(1 for o in self.outcomes if o.charged)
@@ -182,7 +182,7 @@ class BulkResult:
         """The enriched leads, in input order.
 
         Examples:
-            >>> best = max(result.leads, key=lambda lead: lead.enrichment.opportunity_score)  # doctest: +SKIP
+            >>> best = max(result.leads, key=lambda lead: lead.enrichment.opportunity_score)
         """
         return [o.lead for o in self.outcomes if o.lead is not None]
 
@@ -191,7 +191,7 @@ class BulkResult:
         """The outcomes that failed or were skipped.
 
         Examples:
-            >>> for outcome in result.errors:  # doctest: +SKIP
+            >>> for outcome in result.errors:
             ...     print(outcome.index, outcome.status, outcome.error)
             7 failed invalid lead: domain is missing
         """
@@ -234,8 +234,8 @@ class BulkResult:
         write straight to CSV.
 
         Examples:
-            >>> first = result.to_records()[0]  # doctest: +SKIP
-            >>> first["input_company"], first["status"], first["opportunity_score"]  # doctest: +SKIP
+            >>> first = result.to_records()[0]
+            >>> first["input_company"], first["status"], first["opportunity_score"]
             ('Acme', 'enriched', 72)
         """
         return [_record(outcome) for outcome in self.outcomes]
@@ -247,10 +247,10 @@ class BulkResult:
         nullable `Int64`, so that the others stay whole numbers.
 
         Raises:
-            ImportError: pandas is not installed (`pip install pandas`).
+            ImportError: pandas is not installed (`pip install "leadenrich[notebook]"`).
 
         Examples:
-            >>> result.to_pandas()[["input_company", "status", "opportunity_score"]]  # doctest: +SKIP
+            >>> result.to_pandas()[["input_company", "status", "opportunity_score"]]
         """
         return records_frame(self.to_records(), "BulkResult.to_pandas()")
 

@@ -13,8 +13,8 @@ class MonthlyLeads(ResponseModel):
     """The monthly enrichment quota and what was used of it.
 
     Examples:
-        >>> quota = client.usage().monthly_leads  # doctest: +SKIP
-        >>> None if quota.effective_limit is None else quota.effective_limit - quota.used  # doctest: +SKIP
+        >>> quota = client.usage().monthly_leads
+        >>> None if quota.effective_limit is None else quota.effective_limit - quota.used
         988
     """
 
@@ -28,7 +28,7 @@ class MobileCredits(ResponseModel):
     """The mobile-lookup credit pool.
 
     Examples:
-        >>> client.usage().mobile_credits.balance  # doctest: +SKIP
+        >>> client.usage().mobile_credits.balance
         99
     """
 
@@ -41,8 +41,8 @@ class ApiCalls(ResponseModel):
     """API requests counted this month.
 
     Examples:
-        >>> calls = client.usage().api_calls_this_month  # doctest: +SKIP
-        >>> calls.this_key, calls.total  # doctest: +SKIP
+        >>> calls = client.usage().api_calls_this_month
+        >>> calls.this_key, calls.total
         (12, 40)
     """
 
@@ -54,8 +54,8 @@ class UsageOut(ResponseModel):
     """Quota, credit balances and request counts of the current month.
 
     Examples:
-        >>> usage = client.usage()  # doctest: +SKIP
-        >>> usage.monthly_leads.used, usage.mobile_credits.balance  # doctest: +SKIP
+        >>> usage = client.usage()
+        >>> usage.monthly_leads.used, usage.mobile_credits.balance
         (12, 50)
     """
 
@@ -70,7 +70,7 @@ class Health(ResponseModel):
     service sends is kept, and a bare string becomes `status`.
 
     Examples:
-        >>> client.health().status  # doctest: +SKIP
+        >>> client.health().status
         'ok'
         >>> Health.model_validate({"status": "ok", "version": "1.0.0"}).version
         '1.0.0'

@@ -17,8 +17,8 @@ class EnrichJobCreated(ResponseModel):
     """The answer to an asynchronous enrich request (HTTP 202).
 
     Examples:
-        >>> job = client.leads.enrich({"company": "Acme", "domain": "acme.com"})  # doctest: +SKIP
-        >>> job.status  # doctest: +SKIP
+        >>> job = client.leads.enrich({"company": "Acme", "domain": "acme.com"})
+        >>> job.status
         'queued'
     """
 
@@ -33,8 +33,8 @@ class JobOut(ResponseModel):
     know yet is kept as a plain string rather than rejected.
 
     Examples:
-        >>> job = client.jobs.get(created.job_id)  # doctest: +SKIP
-        >>> job.result.enrichment.opportunity_score if job.status == "done" else job.status  # doctest: +SKIP
+        >>> job = client.jobs.get(created.job_id)
+        >>> job.result.enrichment.opportunity_score if job.status == "done" else job.status
         72
     """
 
@@ -70,9 +70,10 @@ class JobCompletedEvent(ResponseModel):
     signed yet: confirm with `jobs.get(event.job_id)` before acting on one.
 
     Examples:
-        >>> event = parse_event(request_body)  # doctest: +SKIP
-        >>> job = client.jobs.get(event.job_id)  # doctest: +SKIP
-        >>> job.result.id if job.status == "done" else job.error  # doctest: +SKIP
+        >>> from leadenrich.webhooks import parse_event
+        >>> event = parse_event(request_body)
+        >>> job = client.jobs.get(event.job_id)
+        >>> job.result.id if job.status == "done" else job.error
         'ld_123'
     """
 

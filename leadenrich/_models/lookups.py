@@ -68,8 +68,8 @@ class EmailFindOut(ResponseModel):
     """The result of an email search: `found` (one credit charged) or `not_found` (free).
 
     Examples:
-        >>> result = client.email.find(first_name="Ada", last_name="Lovelace", domain="acme.com")  # doctest: +SKIP
-        >>> result.email if result.found else result.state  # doctest: +SKIP
+        >>> result = client.email.find(first_name="Ada", last_name="Lovelace", domain="acme.com")
+        >>> result.email if result.found else result.state
         'ada.lovelace@acme.com'
     """
 
@@ -106,8 +106,8 @@ class MobileFindOut(ResponseModel):
     """A mobile lookup: `pending`, then `settled` (number found, charged) or `refunded` (free).
 
     Examples:
-        >>> lookup = client.mobile.find_and_wait(linkedin_url="https://linkedin.com/in/ada")  # doctest: +SKIP
-        >>> lookup.mobile if lookup.state == "settled" else None  # doctest: +SKIP
+        >>> lookup = client.mobile.find_and_wait(linkedin_url="https://linkedin.com/in/ada")
+        >>> lookup.mobile if lookup.state == "settled" else None
         '+14155550123'
     """
 

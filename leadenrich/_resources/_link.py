@@ -9,14 +9,15 @@ from __future__ import annotations
 
 from contextlib import AsyncExitStack, ExitStack
 from dataclasses import dataclass
-from typing import Generic, TypeVar
+from typing import TypeVar
 
 from .._clock import ServiceClock
+from .._help import as_documented
 from .._polling import JobDurations
 from .._steps import Stepper, Steps
 from ._protocols import AsyncRawRequest, AsyncRequest, AsyncSlot, SyncRawRequest, SyncRequest, SyncSlot
 
-__all__ = ["AsyncLink", "Link", "Namespace", "SyncLink"]
+__all__ = ["AsyncLink", "AsyncNamespace", "Link", "Namespace", "SyncLink", "SyncNamespace"]
 
 T = TypeVar("T")
 
@@ -80,11 +81,30 @@ class AsyncLink(Link):
         return stepper.result
 
 
-L = TypeVar("L", SyncLink, AsyncLink)
+class Namespace:
+    """A namespace of a client (`client.jobs`, `client.jobs.with_raw_response`...), on its
+    link: shown by `help()` as the API reference shows it."""
+
+    def __init_subclass__(cls, **kwargs: object) -> None:
+        """Each namespace is shown by `help()` as the API reference shows it."""
+        super().__init_subclass__(**kwargs)
+        as_documented(cls)
 
 
-class Namespace(Generic[L]):
-    """A namespace of a client (`client.jobs`, `client.jobs.with_raw_response`...), on its link."""
+as_documented(Namespace)
 
-    def __init__(self, link: L) -> None:
-        self._link: L = link
+
+class SyncNamespace(Namespace):
+    """A namespace of `LeadEnrich`."""
+
+    def __init__(self, link: SyncLink) -> None:
+        """Made by the client: reach it as an attribute of a `LeadEnrich` (`client.leads`)."""
+        self._link = link
+
+
+class AsyncNamespace(Namespace):
+    """A namespace of `AsyncLeadEnrich`."""
+
+    def __init__(self, link: AsyncLink) -> None:
+        """Made by the client: reach it as an attribute of an `AsyncLeadEnrich` (`client.leads`)."""
+        self._link = link

@@ -12,11 +12,11 @@ from typing import TYPE_CHECKING, Any
 from typing_extensions import Unpack
 
 from .._bulk.iteration import AsyncBulkIterator, AsyncOpenIterations, Halt, OpenIterations
-from .._bulk.options import DEFAULT_MAX_STORED, BulkOptions
+from .._bulk.options import DEFAULT_MAX_STORED, BulkOptions, bulk_keywords
 from .._bulk.scan_progress import ScanProgress
 from .._endpoints import LeadLike
 from .._types import DataFrameLike
-from ._link import AsyncLink, Namespace, SyncLink
+from ._link import AsyncNamespace, SyncNamespace
 
 if TYPE_CHECKING:
     from .._bulk.preview import BulkPreview
@@ -28,11 +28,12 @@ BulkInput = Iterable[LeadLike | Mapping[str, Any]] | DataFrameLike
 """LeadIn objects, dicts of its fields (rows read from a file are any mapping), or a DataFrame."""
 
 
-class BulkEnrichment(Namespace[SyncLink]):
+class BulkEnrichment(SyncNamespace):
     """The bulk methods of [`Leads`][leadenrich._resources.leads.Leads]."""
 
     _iterations: OpenIterations
 
+    @bulk_keywords
     def enrich_iter(self, leads: BulkInput, **options: Unpack[BulkOptions]) -> Iterator[BulkOutcome]:
         """Enrich many leads, yielding each lead's outcome as it completes.
 
@@ -41,7 +42,7 @@ class BulkEnrichment(Namespace[SyncLink]):
         for) and writes them to the checkpoint.
 
         Examples:
-            >>> for outcome in client.leads.enrich_iter(rows, checkpoint="run.jsonl"):  # doctest: +SKIP
+            >>> for outcome in client.leads.enrich_iter(rows, checkpoint="run.jsonl"):
             ...     print(outcome.index, outcome.status)
         """
         from .._bulk.runner import iterate, prepare
@@ -49,6 +50,7 @@ class BulkEnrichment(Namespace[SyncLink]):
         batch = prepare(leads, **options, client_slots=self._link.slots)
         return self._iterations.track(iterate(batch, self._link))
 
+    @bulk_keywords
     def enrich_many(self, leads: BulkInput, **options: Unpack[BulkOptions]) -> BulkResult:
         """Enrich many leads at once, as fast as the platform's limits allow.
 
@@ -58,21 +60,21 @@ class BulkEnrichment(Namespace[SyncLink]):
         it is called failed. Identical rows are one lead: enriched once, and every copy
         gets its outcome (`duplicate_of`).
 
+        The run's options are the keys of [`BulkOptions`][leadenrich.BulkOptions], each
+        optional: `concurrency` (5), `max_credits` (a number, `"auto"` for what the
+        account has left, or None), `checkpoint` (a JSONL file that makes the run
+        resumable), `progress`, `poll_interval` and `strategy` (`"sync"` or `"async"`).
+
         Args:
             leads: LeadIn objects, dicts of LeadIn fields, or a pandas DataFrame whose
                 columns include `company` and `domain` (other columns are ignored).
-            **options: The run's options, each optional (see
-                [`BulkOptions`][leadenrich.BulkOptions]): `concurrency` (5), `max_credits`
-                (a number, `"auto"` for what the account has left, or None), `checkpoint`
-                (a JSONL file that makes the run resumable), `progress`, `poll_interval`
-                and `strategy` (`"sync"` or `"async"`).
 
         Examples:
-            >>> result = client.leads.enrich_many(  # doctest: +SKIP
+            >>> result = client.leads.enrich_many(
             ...     [{"company": "Acme", "domain": "acme.com"}, {"company": "Globex", "domain": "globex.com"}],
             ...     checkpoint="leads.jsonl",
             ... )
-            >>> result.succeeded, result.credits_spent  # doctest: +SKIP
+            >>> result.succeeded, result.credits_spent
             (2, 2)
         """
         from .._bulk.results import BulkResult
@@ -105,8 +107,8 @@ class BulkEnrichment(Namespace[SyncLink]):
                 number of stored leads read so far after each page.
 
         Examples:
-            >>> preview = client.leads.preview_many(rows, checkpoint="run.jsonl")  # doctest: +SKIP
-            >>> preview.credits_at_most, preview.credits_left, preview.verdict  # doctest: +SKIP
+            >>> preview = client.leads.preview_many(rows, checkpoint="run.jsonl")
+            >>> preview.credits_at_most, preview.credits_left, preview.verdict
             (115, 885, 'enough')
         """
         from .._bulk.preview import Draft, preview
@@ -114,11 +116,12 @@ class BulkEnrichment(Namespace[SyncLink]):
         return self._link.run(preview(Draft.read(leads, checkpoint, max_stored), progress))
 
 
-class AsyncBulkEnrichment(Namespace[AsyncLink]):
+class AsyncBulkEnrichment(AsyncNamespace):
     """The bulk methods of [`AsyncLeads`][leadenrich._resources.leads.AsyncLeads]."""
 
     _iterations: AsyncOpenIterations
 
+    @bulk_keywords
     def enrich_iter(self, leads: BulkInput, **options: Unpack[BulkOptions]) -> AsyncBulkIterator:
         """Enrich many leads, yielding outcomes as they complete; see [`Leads.enrich_many`][leadenrich._resources.leads.Leads.enrich_many].
 
@@ -130,7 +133,7 @@ class AsyncBulkEnrichment(Namespace[AsyncLink]):
         latest when the client is closed, before its connections are.
 
         Examples:
-            >>> async with client.leads.enrich_iter(rows) as outcomes:  # doctest: +SKIP
+            >>> async with client.leads.enrich_iter(rows) as outcomes:
             ...     async for outcome in outcomes:
             ...         print(outcome.index, outcome.status)
         """
@@ -140,13 +143,14 @@ class AsyncBulkEnrichment(Namespace[AsyncLink]):
         halt = Halt()
         return AsyncBulkIterator(aiterate(batch, self._link, halt), self._iterations, halt)
 
+    @bulk_keywords
     async def enrich_many(self, leads: BulkInput, **options: Unpack[BulkOptions]) -> BulkResult:
         """Enrich many leads at once; see [`Leads.enrich_many`][leadenrich._resources.leads.Leads.enrich_many].
 
         Works with a plain `await` in a Jupyter notebook.
 
         Examples:
-            >>> result = await client.leads.enrich_many(rows, checkpoint="leads.jsonl")  # doctest: +SKIP
+            >>> result = await client.leads.enrich_many(rows, checkpoint="leads.jsonl")
         """
         from .._bulk.results import BulkResult
 
@@ -163,7 +167,7 @@ class AsyncBulkEnrichment(Namespace[AsyncLink]):
         """What `enrich_many` would charge; see [`Leads.preview_many`][leadenrich._resources.leads.Leads.preview_many].
 
         Examples:
-            >>> preview = await client.leads.preview_many(rows, checkpoint="run.jsonl")  # doctest: +SKIP
+            >>> preview = await client.leads.preview_many(rows, checkpoint="run.jsonl")
         """
         from .._bulk.preview import Draft, preview
 

@@ -10,8 +10,8 @@ from typing_extensions import Unpack
 from .. import _endpoints
 from .._endpoints import per_call
 from .._response import APIResponse
-from .._types import ExtraHeaders, ExtraQuery, PersonQuery, RequestTimeout
-from ._link import AsyncLink, Namespace, SyncLink
+from .._types import ExtraHeaders, ExtraQuery, PersonQuery, RequestTimeout, person_keywords
+from ._link import AsyncNamespace, SyncNamespace
 
 if TYPE_CHECKING:
     from .._models import EmailFindOut
@@ -19,11 +19,11 @@ if TYPE_CHECKING:
 __all__ = ["AsyncEmail", "AsyncEmailWithRawResponse", "Email", "EmailWithRawResponse"]
 
 
-class Email(Namespace[SyncLink]):
+class Email(SyncNamespace):
     """Find work emails: `client.email`.
 
     Examples:
-        >>> client.email.find(linkedin_url="https://www.linkedin.com/in/ada").state  # doctest: +SKIP
+        >>> client.email.find(linkedin_url="https://www.linkedin.com/in/ada").state
         'found'
     """
 
@@ -32,6 +32,7 @@ class Email(Namespace[SyncLink]):
         """The same methods, returning the HTTP response: `client.email.with_raw_response.find(...)`."""
         return EmailWithRawResponse(self._link)
 
+    @person_keywords
     def find(
         self,
         *,
@@ -47,8 +48,8 @@ class Email(Namespace[SyncLink]):
         combination raises InvalidRequestError before sending.
 
         Examples:
-            >>> result = client.email.find(first_name="Ada", last_name="Lovelace", domain="acme.com")  # doctest: +SKIP
-            >>> result.email if result.found else "no email"  # doctest: +SKIP
+            >>> result = client.email.find(first_name="Ada", last_name="Lovelace", domain="acme.com")
+            >>> result.email if result.found else "no email"
             'ada.lovelace@acme.com'
         """
         return self._link.request(
@@ -56,14 +57,15 @@ class Email(Namespace[SyncLink]):
         )
 
 
-class EmailWithRawResponse(Namespace[SyncLink]):
+class EmailWithRawResponse(SyncNamespace):
     """`client.email.with_raw_response`: each call returns an [`APIResponse`][leadenrich.APIResponse].
 
     Examples:
-        >>> raw = client.email.with_raw_response.find(linkedin_url="https://linkedin.com/in/ada")  # doctest: +SKIP
-        >>> raw.headers.get("retry-after"), raw.retries_taken  # doctest: +SKIP
+        >>> raw = client.email.with_raw_response.find(linkedin_url="https://linkedin.com/in/ada")
+        >>> raw.headers.get("retry-after"), raw.retries_taken
     """
 
+    @person_keywords
     def find(
         self,
         *,
@@ -75,19 +77,19 @@ class EmailWithRawResponse(Namespace[SyncLink]):
         """[`Email.find`][leadenrich._resources.email.Email.find], with the HTTP response.
 
         Examples:
-            >>> raw = client.email.with_raw_response.find(linkedin_url="https://linkedin.com/in/ada")  # doctest: +SKIP
-            >>> raw.status_code, raw.parse()  # doctest: +SKIP
+            >>> raw = client.email.with_raw_response.find(linkedin_url="https://linkedin.com/in/ada")
+            >>> raw.status_code, raw.parse()
         """
         return self._link.request_raw(
             per_call(_endpoints.find_email(**person), timeout, extra_headers, extra_query)
         )
 
 
-class AsyncEmail(Namespace[AsyncLink]):
+class AsyncEmail(AsyncNamespace):
     """Find work emails: `client.email` of the async client.
 
     Examples:
-        >>> result = await client.email.find(linkedin_url="https://www.linkedin.com/in/ada")  # doctest: +SKIP
+        >>> result = await client.email.find(linkedin_url="https://www.linkedin.com/in/ada")
     """
 
     @cached_property
@@ -95,6 +97,7 @@ class AsyncEmail(Namespace[AsyncLink]):
         """The same methods, returning the HTTP response: `await client.email.with_raw_response.find(...)`."""
         return AsyncEmailWithRawResponse(self._link)
 
+    @person_keywords
     async def find(
         self,
         *,
@@ -106,21 +109,22 @@ class AsyncEmail(Namespace[AsyncLink]):
         """[`Email.find`][leadenrich._resources.email.Email.find], awaitable.
 
         Examples:
-            >>> result = await client.email.find(linkedin_url="https://linkedin.com/in/ada")  # doctest: +SKIP
+            >>> result = await client.email.find(linkedin_url="https://linkedin.com/in/ada")
         """
         return await self._link.request(
             per_call(_endpoints.find_email(**person), timeout, extra_headers, extra_query)
         )
 
 
-class AsyncEmailWithRawResponse(Namespace[AsyncLink]):
+class AsyncEmailWithRawResponse(AsyncNamespace):
     """`client.email.with_raw_response` of the async client: each call returns an [`APIResponse`][leadenrich.APIResponse].
 
     Examples:
-        >>> raw = await client.email.with_raw_response.find(linkedin_url="https://linkedin.com/in/ada")  # doctest: +SKIP
-        >>> raw.headers.get("retry-after"), raw.retries_taken  # doctest: +SKIP
+        >>> raw = await client.email.with_raw_response.find(linkedin_url="https://linkedin.com/in/ada")
+        >>> raw.headers.get("retry-after"), raw.retries_taken
     """
 
+    @person_keywords
     async def find(
         self,
         *,
@@ -132,8 +136,8 @@ class AsyncEmailWithRawResponse(Namespace[AsyncLink]):
         """[`EmailWithRawResponse.find`][leadenrich._resources.email.EmailWithRawResponse.find], awaitable.
 
         Examples:
-            >>> raw = await client.email.with_raw_response.find(linkedin_url="https://linkedin.com/in/ada")  # doctest: +SKIP
-            >>> raw.status_code, raw.parse()  # doctest: +SKIP
+            >>> raw = await client.email.with_raw_response.find(linkedin_url="https://linkedin.com/in/ada")
+            >>> raw.status_code, raw.parse()
         """
         return await self._link.request_raw(
             per_call(_endpoints.find_email(**person), timeout, extra_headers, extra_query)

@@ -12,7 +12,7 @@ from .._job_steps import OnCreated, enrich_and_wait
 from .._polling import DEFAULT_JOB_TIMEOUT, Waiter
 from .._steps import Steps
 from .._types import ExtraHeaders, ExtraQuery, RequestTimeout
-from ._link import AsyncLink, Link, Namespace, SyncLink
+from ._link import AsyncNamespace, Link, SyncNamespace
 
 if TYPE_CHECKING:
     from .._bulk.queue_ahead import QueueAhead
@@ -21,7 +21,7 @@ if TYPE_CHECKING:
 __all__ = ["AsyncEnrichment", "Enrichment"]
 
 
-class Enrichment(Namespace[SyncLink]):
+class Enrichment(SyncNamespace):
     """The enrichment methods of [`Leads`][leadenrich._resources.leads.Leads]."""
 
     def enrich(
@@ -40,8 +40,8 @@ class Enrichment(Namespace[SyncLink]):
         `callback_url`, the service POSTs the finished job there once.
 
         Examples:
-            >>> job = client.leads.enrich({"company": "Acme", "domain": "acme.com"})  # doctest: +SKIP
-            >>> client.jobs.get(job.job_id).status  # doctest: +SKIP
+            >>> job = client.leads.enrich({"company": "Acme", "domain": "acme.com"})
+            >>> client.jobs.get(job.job_id).status
             'running'
         """
         call = per_call(_endpoints.enrich(lead, callback_url), timeout, extra_headers, extra_query)
@@ -62,8 +62,8 @@ class Enrichment(Namespace[SyncLink]):
         service, so it cannot be charged twice.
 
         Examples:
-            >>> lead = client.leads.enrich_sync({"company": "Acme", "domain": "acme.com"})  # doctest: +SKIP
-            >>> lead.enrichment.company_overview.industry  # doctest: +SKIP
+            >>> lead = client.leads.enrich_sync({"company": "Acme", "domain": "acme.com"})
+            >>> lead.enrichment.company_overview.industry
             'Software'
         """
         return self._link.request(per_call(_endpoints.enrich_sync(lead), timeout, extra_headers, extra_query))
@@ -83,9 +83,10 @@ class Enrichment(Namespace[SyncLink]):
         Takes one of the client's enrichment slots for the whole time, so many calls at
         once on one client stay within the platform's ceiling instead of collecting
         `upstream_full` 429s. `timeout` (300 s by default) covers waiting for a slot, the
-        job and the polling. The job is polled by its age, as in
-        [`Jobs.wait`][leadenrich._resources.jobs.Jobs.wait]; `poll_interval` is the
-        shortest interval between polls.
+        job and the polling. The job is polled as
+        [`Jobs.wait`][leadenrich._resources.jobs.Jobs.wait] polls it: `poll_interval`
+        apart from its creation on when given; else first a second after its creation (a
+        deduped job is done at once), then by its age.
 
         Raises:
             JobFailedError: The job failed; `.job.error` says why.
@@ -93,8 +94,8 @@ class Enrichment(Namespace[SyncLink]):
                 job goes on, and `jobs.wait(.last.job_id)` picks it up again).
 
         Examples:
-            >>> lead = client.leads.enrich_and_wait({"company": "Acme", "domain": "acme.com"})  # doctest: +SKIP
-            >>> lead.enrichment.tags  # doctest: +SKIP
+            >>> lead = client.leads.enrich_and_wait({"company": "Acme", "domain": "acme.com"})
+            >>> lead.enrichment.tags
             ['mid-market', 'manufacturing']
         """
         return self._enrich_and_wait(
@@ -117,7 +118,7 @@ class Enrichment(Namespace[SyncLink]):
         return self._link.run(_job(self._link, lead, waiter, on_created, ahead, extra_headers, extra_query))
 
 
-class AsyncEnrichment(Namespace[AsyncLink]):
+class AsyncEnrichment(AsyncNamespace):
     """The enrichment methods of [`AsyncLeads`][leadenrich._resources.leads.AsyncLeads]."""
 
     async def enrich(
@@ -132,7 +133,7 @@ class AsyncEnrichment(Namespace[AsyncLink]):
         """[`Leads.enrich`][leadenrich._resources.leads.Leads.enrich], awaitable.
 
         Examples:
-            >>> job = await client.leads.enrich({"company": "Acme", "domain": "acme.com"})  # doctest: +SKIP
+            >>> job = await client.leads.enrich({"company": "Acme", "domain": "acme.com"})
         """
         call = per_call(_endpoints.enrich(lead, callback_url), timeout, extra_headers, extra_query)
         return _noted(self._link, await self._link.request(call))
@@ -148,7 +149,7 @@ class AsyncEnrichment(Namespace[AsyncLink]):
         """[`Leads.enrich_sync`][leadenrich._resources.leads.Leads.enrich_sync], awaitable.
 
         Examples:
-            >>> lead = await client.leads.enrich_sync({"company": "Acme", "domain": "acme.com"})  # doctest: +SKIP
+            >>> lead = await client.leads.enrich_sync({"company": "Acme", "domain": "acme.com"})
         """
         return await self._link.request(
             per_call(_endpoints.enrich_sync(lead), timeout, extra_headers, extra_query)
@@ -168,7 +169,7 @@ class AsyncEnrichment(Namespace[AsyncLink]):
         cancelling the awaiting task stops the polling at once.
 
         Examples:
-            >>> lead = await client.leads.enrich_and_wait({"company": "Acme", "domain": "acme.com"})  # doctest: +SKIP
+            >>> lead = await client.leads.enrich_and_wait({"company": "Acme", "domain": "acme.com"})
         """
         return await self._enrich_and_wait(
             lead, timeout, poll_interval, on_progress, extra_headers=extra_headers, extra_query=extra_query

@@ -13,7 +13,7 @@ from .._polling import DEFAULT_JOB_TIMEOUT, Waiter, poll
 from .._response import APIResponse
 from .._steps import Pause, Steps
 from .._types import ExtraHeaders, ExtraQuery, RequestTimeout
-from ._link import AsyncLink, Link, Namespace, SyncLink
+from ._link import AsyncNamespace, Link, SyncNamespace
 
 if TYPE_CHECKING:
     from .._models import JobOut
@@ -21,12 +21,12 @@ if TYPE_CHECKING:
 __all__ = ["AsyncJobs", "AsyncJobsWithRawResponse", "Jobs", "JobsWithRawResponse"]
 
 
-class Jobs(Namespace[SyncLink]):
+class Jobs(SyncNamespace):
     """Read enrichment jobs: `client.jobs`.
 
     Examples:
-        >>> created = client.leads.enrich({"company": "Acme", "domain": "acme.com"})  # doctest: +SKIP
-        >>> client.jobs.wait(created.job_id).status  # doctest: +SKIP
+        >>> created = client.leads.enrich({"company": "Acme", "domain": "acme.com"})
+        >>> client.jobs.wait(created.job_id).status
         'done'
     """
 
@@ -46,8 +46,8 @@ class Jobs(Namespace[SyncLink]):
         """The current state of a job: `queued`, `running`, `done` (with `result`) or `failed`.
 
         Examples:
-            >>> job = client.jobs.get("job_123")  # doctest: +SKIP
-            >>> job.status, job.result is not None  # doctest: +SKIP
+            >>> job = client.jobs.get("job_123")
+            >>> job.status, job.result is not None
             ('done', True)
         """
         return self._link.request(per_call(_endpoints.get_job(job_id), timeout, extra_headers, extra_query))
@@ -64,19 +64,22 @@ class Jobs(Namespace[SyncLink]):
     ) -> JobOut:
         """Poll a job until it is `done` or `failed`, and return it.
 
-        A job this client created is polled by its age: first near the shortest duration
-        its jobs take, then each answer due at 1.1 times the age of the one before, so
-        the job is noticed within 10 % of its duration; never closer than `poll_interval`
-        (1 s by default). Any other job is polled at once, then `poll_interval` apart,
-        growing 1.5x per poll up to 5x that. A 429 is waited out. Past `timeout` seconds
-        (300 by default) raises PollTimeoutError, whose `.last` is the last JobOut seen. A
+        With `poll_interval`, the job is polled that often: first when it is that old
+        (at once when it is older), then `poll_interval` apart. Without it, a job this
+        client created is first looked at when it is a second old (a deduped job is done
+        at once; the look is left out once the client's last three jobs each took
+        longer), then polled by its age: near the shortest duration its jobs take, then
+        each answer due at 1.1 times the age of the one before, so the job is noticed
+        within 10 % of its duration. Any other job is polled at once, then 1 s apart,
+        growing 1.5x per poll up to 5 s. A 429 is waited out. Past `timeout` seconds (300
+        by default) raises PollTimeoutError, whose `.last` is the last JobOut seen. A
         failed job is returned, not raised: check `job.status` (or use
-        `leads.enrich_and_wait`). Here `timeout`
-        is the deadline of the whole wait; each poll has the client's request timeout.
+        `leads.enrich_and_wait`). Here `timeout` is the deadline of the whole wait; each
+        poll has the client's request timeout.
 
         Examples:
-            >>> job = client.jobs.wait(created.job_id, timeout=120)  # doctest: +SKIP
-            >>> job.result.enrichment.opportunity_score if job.status == "done" else job.error  # doctest: +SKIP
+            >>> job = client.jobs.wait(created.job_id, timeout=120)
+            >>> job.result.enrichment.opportunity_score if job.status == "done" else job.error
         """
         return self._link.run(
             _wait(self._link, job_id, timeout, poll_interval, on_progress, extra_headers, extra_query)
@@ -102,12 +105,12 @@ def _wait(
     return (yield from poll(waiter, call))
 
 
-class JobsWithRawResponse(Namespace[SyncLink]):
+class JobsWithRawResponse(SyncNamespace):
     """`client.jobs.with_raw_response`: each call returns an [`APIResponse`][leadenrich.APIResponse].
 
     Examples:
-        >>> raw = client.jobs.with_raw_response.get("job_123")  # doctest: +SKIP
-        >>> raw.headers.get("retry-after"), raw.retries_taken  # doctest: +SKIP
+        >>> raw = client.jobs.with_raw_response.get("job_123")
+        >>> raw.headers.get("retry-after"), raw.retries_taken
     """
 
     def get(
@@ -121,19 +124,19 @@ class JobsWithRawResponse(Namespace[SyncLink]):
         """[`Jobs.get`][leadenrich._resources.jobs.Jobs.get], with the HTTP response.
 
         Examples:
-            >>> raw = client.jobs.with_raw_response.get("job_123")  # doctest: +SKIP
-            >>> raw.status_code, raw.parse()  # doctest: +SKIP
+            >>> raw = client.jobs.with_raw_response.get("job_123")
+            >>> raw.status_code, raw.parse()
         """
         return self._link.request_raw(
             per_call(_endpoints.get_job(job_id), timeout, extra_headers, extra_query)
         )
 
 
-class AsyncJobs(Namespace[AsyncLink]):
+class AsyncJobs(AsyncNamespace):
     """Read enrichment jobs: `client.jobs` of the async client.
 
     Examples:
-        >>> job = await client.jobs.wait(created.job_id)  # doctest: +SKIP
+        >>> job = await client.jobs.wait(created.job_id)
     """
 
     @cached_property
@@ -152,7 +155,7 @@ class AsyncJobs(Namespace[AsyncLink]):
         """[`Jobs.get`][leadenrich._resources.jobs.Jobs.get], awaitable.
 
         Examples:
-            >>> job = await client.jobs.get("job_123")  # doctest: +SKIP
+            >>> job = await client.jobs.get("job_123")
         """
         return await self._link.request(
             per_call(_endpoints.get_job(job_id), timeout, extra_headers, extra_query)
@@ -172,19 +175,19 @@ class AsyncJobs(Namespace[AsyncLink]):
         task stops the polling at once.
 
         Examples:
-            >>> job = await client.jobs.wait(created.job_id)  # doctest: +SKIP
+            >>> job = await client.jobs.wait(created.job_id)
         """
         return await self._link.run(
             _wait(self._link, job_id, timeout, poll_interval, on_progress, extra_headers, extra_query)
         )
 
 
-class AsyncJobsWithRawResponse(Namespace[AsyncLink]):
+class AsyncJobsWithRawResponse(AsyncNamespace):
     """`client.jobs.with_raw_response` of the async client: each call returns an [`APIResponse`][leadenrich.APIResponse].
 
     Examples:
-        >>> raw = await client.jobs.with_raw_response.get("job_123")  # doctest: +SKIP
-        >>> raw.headers.get("retry-after"), raw.retries_taken  # doctest: +SKIP
+        >>> raw = await client.jobs.with_raw_response.get("job_123")
+        >>> raw.headers.get("retry-after"), raw.retries_taken
     """
 
     async def get(
@@ -198,8 +201,8 @@ class AsyncJobsWithRawResponse(Namespace[AsyncLink]):
         """[`JobsWithRawResponse.get`][leadenrich._resources.jobs.JobsWithRawResponse.get], awaitable.
 
         Examples:
-            >>> raw = await client.jobs.with_raw_response.get("job_123")  # doctest: +SKIP
-            >>> raw.status_code, raw.parse()  # doctest: +SKIP
+            >>> raw = await client.jobs.with_raw_response.get("job_123")
+            >>> raw.status_code, raw.parse()
         """
         return await self._link.request_raw(
             per_call(_endpoints.get_job(job_id), timeout, extra_headers, extra_query)

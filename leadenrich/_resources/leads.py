@@ -22,12 +22,13 @@ class Leads(StoredLeads, BulkEnrichment, Enrichment):
     """Enrich and manage leads: `client.leads`.
 
     Examples:
-        >>> lead = client.leads.enrich_sync({"company": "Acme", "domain": "acme.com"})  # doctest: +SKIP
-        >>> client.leads.get(lead.id).input.company  # doctest: +SKIP
+        >>> lead = client.leads.enrich_sync({"company": "Acme", "domain": "acme.com"})
+        >>> client.leads.get(lead.id).input.company
         'Acme'
     """
 
     def __init__(self, link: SyncLink, iterations: OpenIterations | None = None) -> None:
+        """Made by the client: reach it as `client.leads`."""
         super().__init__(link)
         self._iterations = iterations if iterations is not None else OpenIterations()
 
@@ -45,10 +46,11 @@ class AsyncLeads(AsyncStoredLeads, AsyncBulkEnrichment, AsyncEnrichment):
     """Enrich and manage leads: `client.leads` of the async client.
 
     Examples:
-        >>> lead = await client.leads.enrich_sync({"company": "Acme", "domain": "acme.com"})  # doctest: +SKIP
+        >>> lead = await client.leads.enrich_sync({"company": "Acme", "domain": "acme.com"})
     """
 
     def __init__(self, link: AsyncLink, iterations: AsyncOpenIterations | None = None) -> None:
+        """Made by the client: reach it as `client.leads`."""
         super().__init__(link)
         self._iterations = iterations if iterations is not None else AsyncOpenIterations()
 

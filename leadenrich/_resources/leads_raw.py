@@ -6,23 +6,25 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from .. import _endpoints
-from .._endpoints import LeadLike, per_call
+from .._endpoints import LeadLike, make_extras, per_call
+from .._pagination import AsyncListing, SyncListing
 from .._response import APIResponse
 from .._types import ExtraHeaders, ExtraQuery, RequestTimeout
-from ._link import AsyncLink, Namespace, SyncLink
+from ._link import AsyncNamespace, SyncNamespace
 
 if TYPE_CHECKING:
     from .._models import EnrichJobCreated, LeadDeleted, LeadOut, LeadPage
+    from .._models.leads import Awaited
 
 __all__ = ["AsyncLeadsWithRawResponse", "LeadsWithRawResponse"]
 
 
-class LeadsWithRawResponse(Namespace[SyncLink]):
+class LeadsWithRawResponse(SyncNamespace):
     """`client.leads.with_raw_response`: each call returns an [`APIResponse`][leadenrich.APIResponse].
 
     Examples:
-        >>> raw = client.leads.with_raw_response.get("ld_123")  # doctest: +SKIP
-        >>> raw.headers.get("retry-after"), raw.retries_taken  # doctest: +SKIP
+        >>> raw = client.leads.with_raw_response.get("ld_123")
+        >>> raw.headers.get("retry-after"), raw.retries_taken
     """
 
     def enrich(
@@ -37,8 +39,8 @@ class LeadsWithRawResponse(Namespace[SyncLink]):
         """[`Leads.enrich`][leadenrich._resources.leads.Leads.enrich], with the HTTP response.
 
         Examples:
-            >>> raw = client.leads.with_raw_response.enrich({"company": "Acme", "domain": "acme.com"})  # doctest: +SKIP
-            >>> raw.status_code, raw.parse()  # doctest: +SKIP
+            >>> raw = client.leads.with_raw_response.enrich({"company": "Acme", "domain": "acme.com"})
+            >>> raw.status_code, raw.parse()
         """
         return self._link.request_raw(
             per_call(_endpoints.enrich(lead, callback_url), timeout, extra_headers, extra_query)
@@ -55,8 +57,8 @@ class LeadsWithRawResponse(Namespace[SyncLink]):
         """[`Leads.enrich_sync`][leadenrich._resources.leads.Leads.enrich_sync], with the HTTP response.
 
         Examples:
-            >>> raw = client.leads.with_raw_response.enrich_sync({"company": "Acme", "domain": "acme.com"})  # doctest: +SKIP
-            >>> raw.status_code, raw.parse()  # doctest: +SKIP
+            >>> raw = client.leads.with_raw_response.enrich_sync({"company": "Acme", "domain": "acme.com"})
+            >>> raw.status_code, raw.parse()
         """
         return self._link.request_raw(
             per_call(_endpoints.enrich_sync(lead), timeout, extra_headers, extra_query)
@@ -74,12 +76,11 @@ class LeadsWithRawResponse(Namespace[SyncLink]):
         """[`Leads.list`][leadenrich._resources.leads.Leads.list], with the HTTP response.
 
         Examples:
-            >>> raw = client.leads.with_raw_response.list(limit=20)  # doctest: +SKIP
-            >>> raw.status_code, raw.parse()  # doctest: +SKIP
+            >>> raw = client.leads.with_raw_response.list(limit=20)
+            >>> raw.status_code, raw.parse()
         """
-        return self._link.request_raw(
-            per_call(_endpoints.list_leads(limit, skip), timeout, extra_headers, extra_query)
-        )
+        listing = SyncListing(limit, skip, make_extras(timeout, extra_headers, extra_query), self._link)
+        return self._link.request_raw(listing.call())
 
     def get(
         self,
@@ -92,8 +93,8 @@ class LeadsWithRawResponse(Namespace[SyncLink]):
         """[`Leads.get`][leadenrich._resources.leads.Leads.get], with the HTTP response.
 
         Examples:
-            >>> raw = client.leads.with_raw_response.get("ld_123")  # doctest: +SKIP
-            >>> raw.status_code, raw.parse()  # doctest: +SKIP
+            >>> raw = client.leads.with_raw_response.get("ld_123")
+            >>> raw.status_code, raw.parse()
         """
         return self._link.request_raw(
             per_call(_endpoints.get_lead(lead_id), timeout, extra_headers, extra_query)
@@ -110,8 +111,8 @@ class LeadsWithRawResponse(Namespace[SyncLink]):
         """[`Leads.delete`][leadenrich._resources.leads.Leads.delete], with the HTTP response.
 
         Examples:
-            >>> raw = client.leads.with_raw_response.delete("ld_123")  # doctest: +SKIP
-            >>> raw.status_code, raw.parse()  # doctest: +SKIP
+            >>> raw = client.leads.with_raw_response.delete("ld_123")
+            >>> raw.status_code, raw.parse()
         """
         return self._link.request_raw(
             per_call(_endpoints.delete_lead(lead_id), timeout, extra_headers, extra_query)
@@ -128,20 +129,20 @@ class LeadsWithRawResponse(Namespace[SyncLink]):
         """[`Leads.re_enrich`][leadenrich._resources.leads.Leads.re_enrich], with the HTTP response.
 
         Examples:
-            >>> raw = client.leads.with_raw_response.re_enrich("ld_123")  # doctest: +SKIP
-            >>> raw.status_code, raw.parse()  # doctest: +SKIP
+            >>> raw = client.leads.with_raw_response.re_enrich("ld_123")
+            >>> raw.status_code, raw.parse()
         """
         return self._link.request_raw(
             per_call(_endpoints.re_enrich(lead_id), timeout, extra_headers, extra_query)
         )
 
 
-class AsyncLeadsWithRawResponse(Namespace[AsyncLink]):
+class AsyncLeadsWithRawResponse(AsyncNamespace):
     """`client.leads.with_raw_response` of the async client: each call returns an [`APIResponse`][leadenrich.APIResponse].
 
     Examples:
-        >>> raw = await client.leads.with_raw_response.get("ld_123")  # doctest: +SKIP
-        >>> raw.headers.get("retry-after"), raw.retries_taken  # doctest: +SKIP
+        >>> raw = await client.leads.with_raw_response.get("ld_123")
+        >>> raw.headers.get("retry-after"), raw.retries_taken
     """
 
     async def enrich(
@@ -156,8 +157,8 @@ class AsyncLeadsWithRawResponse(Namespace[AsyncLink]):
         """[`LeadsWithRawResponse.enrich`][leadenrich._resources.leads_raw.LeadsWithRawResponse.enrich], awaitable.
 
         Examples:
-            >>> raw = await client.leads.with_raw_response.enrich({"company": "Acme", "domain": "acme.com"})  # doctest: +SKIP
-            >>> raw.status_code, raw.parse()  # doctest: +SKIP
+            >>> raw = await client.leads.with_raw_response.enrich({"company": "Acme", "domain": "acme.com"})
+            >>> raw.status_code, raw.parse()
         """
         return await self._link.request_raw(
             per_call(_endpoints.enrich(lead, callback_url), timeout, extra_headers, extra_query)
@@ -174,8 +175,8 @@ class AsyncLeadsWithRawResponse(Namespace[AsyncLink]):
         """[`LeadsWithRawResponse.enrich_sync`][leadenrich._resources.leads_raw.LeadsWithRawResponse.enrich_sync], awaitable.
 
         Examples:
-            >>> raw = await client.leads.with_raw_response.enrich_sync({"company": "Acme", "domain": "acme.com"})  # doctest: +SKIP
-            >>> raw.status_code, raw.parse()  # doctest: +SKIP
+            >>> raw = await client.leads.with_raw_response.enrich_sync({"company": "Acme", "domain": "acme.com"})
+            >>> raw.status_code, raw.parse()
         """
         return await self._link.request_raw(
             per_call(_endpoints.enrich_sync(lead), timeout, extra_headers, extra_query)
@@ -189,16 +190,15 @@ class AsyncLeadsWithRawResponse(Namespace[AsyncLink]):
         timeout: RequestTimeout = None,
         extra_headers: ExtraHeaders = None,
         extra_query: ExtraQuery = None,
-    ) -> APIResponse[LeadPage]:
+    ) -> APIResponse[LeadPage[Awaited]]:
         """[`LeadsWithRawResponse.list`][leadenrich._resources.leads_raw.LeadsWithRawResponse.list], awaitable.
 
         Examples:
-            >>> raw = await client.leads.with_raw_response.list(limit=20)  # doctest: +SKIP
-            >>> raw.status_code, raw.parse()  # doctest: +SKIP
+            >>> raw = await client.leads.with_raw_response.list(limit=20)
+            >>> raw.status_code, raw.parse()
         """
-        return await self._link.request_raw(
-            per_call(_endpoints.list_leads(limit, skip), timeout, extra_headers, extra_query)
-        )
+        listing = AsyncListing(limit, skip, make_extras(timeout, extra_headers, extra_query), self._link)
+        return await self._link.request_raw(listing.call())
 
     async def get(
         self,
@@ -211,8 +211,8 @@ class AsyncLeadsWithRawResponse(Namespace[AsyncLink]):
         """[`LeadsWithRawResponse.get`][leadenrich._resources.leads_raw.LeadsWithRawResponse.get], awaitable.
 
         Examples:
-            >>> raw = await client.leads.with_raw_response.get("ld_123")  # doctest: +SKIP
-            >>> raw.status_code, raw.parse()  # doctest: +SKIP
+            >>> raw = await client.leads.with_raw_response.get("ld_123")
+            >>> raw.status_code, raw.parse()
         """
         return await self._link.request_raw(
             per_call(_endpoints.get_lead(lead_id), timeout, extra_headers, extra_query)
@@ -229,8 +229,8 @@ class AsyncLeadsWithRawResponse(Namespace[AsyncLink]):
         """[`LeadsWithRawResponse.delete`][leadenrich._resources.leads_raw.LeadsWithRawResponse.delete], awaitable.
 
         Examples:
-            >>> raw = await client.leads.with_raw_response.delete("ld_123")  # doctest: +SKIP
-            >>> raw.status_code, raw.parse()  # doctest: +SKIP
+            >>> raw = await client.leads.with_raw_response.delete("ld_123")
+            >>> raw.status_code, raw.parse()
         """
         return await self._link.request_raw(
             per_call(_endpoints.delete_lead(lead_id), timeout, extra_headers, extra_query)
@@ -247,8 +247,8 @@ class AsyncLeadsWithRawResponse(Namespace[AsyncLink]):
         """[`LeadsWithRawResponse.re_enrich`][leadenrich._resources.leads_raw.LeadsWithRawResponse.re_enrich], awaitable.
 
         Examples:
-            >>> raw = await client.leads.with_raw_response.re_enrich("ld_123")  # doctest: +SKIP
-            >>> raw.status_code, raw.parse()  # doctest: +SKIP
+            >>> raw = await client.leads.with_raw_response.re_enrich("ld_123")
+            >>> raw.status_code, raw.parse()
         """
         return await self._link.request_raw(
             per_call(_endpoints.re_enrich(lead_id), timeout, extra_headers, extra_query)

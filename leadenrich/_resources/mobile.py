@@ -14,8 +14,8 @@ from .._endpoints import per_call, with_extras
 from .._polling import DEFAULT_LOOKUP_TIMEOUT, Waiter, poll
 from .._response import APIResponse
 from .._steps import Pause, Send, Steps
-from .._types import ExtraHeaders, ExtraQuery, PersonQuery, RequestTimeout
-from ._link import AsyncLink, Link, Namespace, SyncLink
+from .._types import ExtraHeaders, ExtraQuery, PersonQuery, RequestTimeout, person_keywords
+from ._link import AsyncNamespace, Link, SyncNamespace
 
 if TYPE_CHECKING:
     from .._models import MobileFindOut
@@ -23,11 +23,11 @@ if TYPE_CHECKING:
 __all__ = ["AsyncMobile", "AsyncMobileWithRawResponse", "Mobile", "MobileWithRawResponse"]
 
 
-class Mobile(Namespace[SyncLink]):
+class Mobile(SyncNamespace):
     """Look up mobile numbers: `client.mobile`.
 
     Examples:
-        >>> client.mobile.find_and_wait(linkedin_url="https://www.linkedin.com/in/ada").state  # doctest: +SKIP
+        >>> client.mobile.find_and_wait(linkedin_url="https://www.linkedin.com/in/ada").state
         'settled'
     """
 
@@ -36,6 +36,7 @@ class Mobile(Namespace[SyncLink]):
         """The same methods, returning the HTTP response: `client.mobile.with_raw_response.get(lookup_id)`."""
         return MobileWithRawResponse(self._link)
 
+    @person_keywords
     def find(
         self,
         *,
@@ -50,8 +51,8 @@ class Mobile(Namespace[SyncLink]):
         Charged one mobile credit only when the lookup settles with a number.
 
         Examples:
-            >>> lookup = client.mobile.find(linkedin_url="https://linkedin.com/in/ada")  # doctest: +SKIP
-            >>> lookup.state  # doctest: +SKIP
+            >>> lookup = client.mobile.find(linkedin_url="https://linkedin.com/in/ada")
+            >>> lookup.state
             'pending'
         """
         return self._link.request(
@@ -69,7 +70,7 @@ class Mobile(Namespace[SyncLink]):
         """The current state of a lookup: `pending`, `settled` (with `mobile`) or `refunded`.
 
         Examples:
-            >>> client.mobile.get("mob_123").mobile  # doctest: +SKIP
+            >>> client.mobile.get("mob_123").mobile
             '+14155550123'
         """
         return self._link.request(
@@ -88,17 +89,19 @@ class Mobile(Namespace[SyncLink]):
     ) -> MobileFindOut:
         """Poll a lookup until it is `settled` (number found) or `refunded` (none; free).
 
-        Same schedule and deadline rules as [`Jobs.wait`][leadenrich._resources.jobs.Jobs.wait]
-        (300 s by default); past the deadline raises PollTimeoutError with `.last`.
+        Polled at once, then `poll_interval` apart; without it, 1 s apart growing 1.5x per
+        poll up to 5 s, as [`Jobs.wait`][leadenrich._resources.jobs.Jobs.wait] polls a job
+        it does not know. Past `timeout` (300 s by default) raises PollTimeoutError with `.last`.
 
         Examples:
-            >>> lookup = client.mobile.wait(pending.lookup_id)  # doctest: +SKIP
-            >>> lookup.mobile if lookup.state == "settled" else "no number"  # doctest: +SKIP
+            >>> lookup = client.mobile.wait(pending.lookup_id)
+            >>> lookup.mobile if lookup.state == "settled" else "no number"
         """
         return self._link.run(
             _wait(self._link, lookup_id, timeout, poll_interval, on_progress, extra_headers, extra_query)
         )
 
+    @person_keywords
     def find_and_wait(
         self,
         *,
@@ -111,11 +114,12 @@ class Mobile(Namespace[SyncLink]):
     ) -> MobileFindOut:
         """Start a lookup and wait for it to settle or be refunded.
 
-        `timeout` is the deadline of the whole wait, as for `wait`.
+        The first poll comes `poll_interval` (1 s by default) after the lookup was
+        created; then as `wait`. `timeout` is the deadline of the whole wait.
 
         Examples:
-            >>> lookup = client.mobile.find_and_wait(linkedin_url="https://linkedin.com/in/ada")  # doctest: +SKIP
-            >>> lookup.state  # doctest: +SKIP
+            >>> lookup = client.mobile.find_and_wait(linkedin_url="https://linkedin.com/in/ada")
+            >>> lookup.state
             'settled'
         """
         waiter = _waiter("mobile lookup", timeout, poll_interval, on_progress, self._link.clock)
@@ -161,14 +165,15 @@ def _find_and_wait(
     return (yield from poll(waiter, with_extras(_endpoints.get_mobile(pending.lookup_id), find.extras)))
 
 
-class MobileWithRawResponse(Namespace[SyncLink]):
+class MobileWithRawResponse(SyncNamespace):
     """`client.mobile.with_raw_response`: each call returns an [`APIResponse`][leadenrich.APIResponse].
 
     Examples:
-        >>> raw = client.mobile.with_raw_response.get("mob_123")  # doctest: +SKIP
-        >>> raw.headers.get("retry-after"), raw.retries_taken  # doctest: +SKIP
+        >>> raw = client.mobile.with_raw_response.get("mob_123")
+        >>> raw.headers.get("retry-after"), raw.retries_taken
     """
 
+    @person_keywords
     def find(
         self,
         *,
@@ -180,8 +185,8 @@ class MobileWithRawResponse(Namespace[SyncLink]):
         """[`Mobile.find`][leadenrich._resources.mobile.Mobile.find], with the HTTP response.
 
         Examples:
-            >>> raw = client.mobile.with_raw_response.find(linkedin_url="https://linkedin.com/in/ada")  # doctest: +SKIP
-            >>> raw.status_code, raw.parse()  # doctest: +SKIP
+            >>> raw = client.mobile.with_raw_response.find(linkedin_url="https://linkedin.com/in/ada")
+            >>> raw.status_code, raw.parse()
         """
         return self._link.request_raw(
             per_call(_endpoints.find_mobile(**person), timeout, extra_headers, extra_query)
@@ -198,19 +203,19 @@ class MobileWithRawResponse(Namespace[SyncLink]):
         """[`Mobile.get`][leadenrich._resources.mobile.Mobile.get], with the HTTP response.
 
         Examples:
-            >>> raw = client.mobile.with_raw_response.get("mob_123")  # doctest: +SKIP
-            >>> raw.status_code, raw.parse()  # doctest: +SKIP
+            >>> raw = client.mobile.with_raw_response.get("mob_123")
+            >>> raw.status_code, raw.parse()
         """
         return self._link.request_raw(
             per_call(_endpoints.get_mobile(lookup_id), timeout, extra_headers, extra_query)
         )
 
 
-class AsyncMobile(Namespace[AsyncLink]):
+class AsyncMobile(AsyncNamespace):
     """Look up mobile numbers: `client.mobile` of the async client.
 
     Examples:
-        >>> lookup = await client.mobile.find_and_wait(linkedin_url="https://www.linkedin.com/in/ada")  # doctest: +SKIP
+        >>> lookup = await client.mobile.find_and_wait(linkedin_url="https://www.linkedin.com/in/ada")
     """
 
     @cached_property
@@ -218,6 +223,7 @@ class AsyncMobile(Namespace[AsyncLink]):
         """The same methods, returning the HTTP response: `await client.mobile.with_raw_response.get(lookup_id)`."""
         return AsyncMobileWithRawResponse(self._link)
 
+    @person_keywords
     async def find(
         self,
         *,
@@ -229,7 +235,7 @@ class AsyncMobile(Namespace[AsyncLink]):
         """[`Mobile.find`][leadenrich._resources.mobile.Mobile.find], awaitable.
 
         Examples:
-            >>> lookup = await client.mobile.find(linkedin_url="https://linkedin.com/in/ada")  # doctest: +SKIP
+            >>> lookup = await client.mobile.find(linkedin_url="https://linkedin.com/in/ada")
         """
         return await self._link.request(
             per_call(_endpoints.find_mobile(**person), timeout, extra_headers, extra_query)
@@ -246,7 +252,7 @@ class AsyncMobile(Namespace[AsyncLink]):
         """[`Mobile.get`][leadenrich._resources.mobile.Mobile.get], awaitable.
 
         Examples:
-            >>> lookup = await client.mobile.get("mob_123")  # doctest: +SKIP
+            >>> lookup = await client.mobile.get("mob_123")
         """
         return await self._link.request(
             per_call(_endpoints.get_mobile(lookup_id), timeout, extra_headers, extra_query)
@@ -266,12 +272,13 @@ class AsyncMobile(Namespace[AsyncLink]):
         awaiting task stops the polling at once.
 
         Examples:
-            >>> lookup = await client.mobile.wait(pending.lookup_id)  # doctest: +SKIP
+            >>> lookup = await client.mobile.wait(pending.lookup_id)
         """
         return await self._link.run(
             _wait(self._link, lookup_id, timeout, poll_interval, on_progress, extra_headers, extra_query)
         )
 
+    @person_keywords
     async def find_and_wait(
         self,
         *,
@@ -285,20 +292,21 @@ class AsyncMobile(Namespace[AsyncLink]):
         """[`Mobile.find_and_wait`][leadenrich._resources.mobile.Mobile.find_and_wait], awaitable.
 
         Examples:
-            >>> lookup = await client.mobile.find_and_wait(linkedin_url="https://linkedin.com/in/ada")  # doctest: +SKIP
+            >>> lookup = await client.mobile.find_and_wait(linkedin_url="https://linkedin.com/in/ada")
         """
         waiter = _waiter("mobile lookup", timeout, poll_interval, on_progress, self._link.clock)
         return await self._link.run(_find_and_wait(waiter, person, extra_headers, extra_query))
 
 
-class AsyncMobileWithRawResponse(Namespace[AsyncLink]):
+class AsyncMobileWithRawResponse(AsyncNamespace):
     """`client.mobile.with_raw_response` of the async client: each call returns an [`APIResponse`][leadenrich.APIResponse].
 
     Examples:
-        >>> raw = await client.mobile.with_raw_response.get("mob_123")  # doctest: +SKIP
-        >>> raw.headers.get("retry-after"), raw.retries_taken  # doctest: +SKIP
+        >>> raw = await client.mobile.with_raw_response.get("mob_123")
+        >>> raw.headers.get("retry-after"), raw.retries_taken
     """
 
+    @person_keywords
     async def find(
         self,
         *,
@@ -310,8 +318,8 @@ class AsyncMobileWithRawResponse(Namespace[AsyncLink]):
         """[`MobileWithRawResponse.find`][leadenrich._resources.mobile.MobileWithRawResponse.find], awaitable.
 
         Examples:
-            >>> raw = await client.mobile.with_raw_response.find(linkedin_url="https://linkedin.com/in/ada")  # doctest: +SKIP
-            >>> raw.status_code, raw.parse()  # doctest: +SKIP
+            >>> raw = await client.mobile.with_raw_response.find(linkedin_url="https://linkedin.com/in/ada")
+            >>> raw.status_code, raw.parse()
         """
         return await self._link.request_raw(
             per_call(_endpoints.find_mobile(**person), timeout, extra_headers, extra_query)
@@ -328,8 +336,8 @@ class AsyncMobileWithRawResponse(Namespace[AsyncLink]):
         """[`MobileWithRawResponse.get`][leadenrich._resources.mobile.MobileWithRawResponse.get], awaitable.
 
         Examples:
-            >>> raw = await client.mobile.with_raw_response.get("mob_123")  # doctest: +SKIP
-            >>> raw.status_code, raw.parse()  # doctest: +SKIP
+            >>> raw = await client.mobile.with_raw_response.get("mob_123")
+            >>> raw.status_code, raw.parse()
         """
         return await self._link.request_raw(
             per_call(_endpoints.get_mobile(lookup_id), timeout, extra_headers, extra_query)

@@ -6,18 +6,19 @@ from collections.abc import AsyncIterator, Iterator
 from typing import TYPE_CHECKING
 
 from .. import _endpoints
-from .._endpoints import Extras, make_extras, per_call, with_extras
-from .._pagination import check_page_size, next_skip
+from .._endpoints import make_extras, per_call
+from .._pagination import AsyncListing, SyncListing, check_page_size
 from .._types import ExtraHeaders, ExtraQuery, RequestTimeout
-from ._link import AsyncLink, Namespace, SyncLink
+from ._link import AsyncNamespace, SyncNamespace
 
 if TYPE_CHECKING:
     from .._models import LeadDeleted, LeadOut, LeadPage
+    from .._models.leads import Awaited
 
 __all__ = ["AsyncStoredLeads", "StoredLeads"]
 
 
-class StoredLeads(Namespace[SyncLink]):
+class StoredLeads(SyncNamespace):
     """The methods of [`Leads`][leadenrich._resources.leads.Leads] on stored leads."""
 
     def list(
@@ -31,14 +32,16 @@ class StoredLeads(Namespace[SyncLink]):
     ) -> LeadPage:
         """One page of stored leads: `limit` is the page size, not a total.
 
+        The page goes on to the next ones: `page.has_next_page()`, `page.next_page()`,
+        `page.iter_pages()`.
+
         Examples:
-            >>> page = client.leads.list(limit=20, skip=40)  # doctest: +SKIP
-            >>> for lead in page:  # doctest: +SKIP
+            >>> page = client.leads.list(limit=20, skip=40)
+            >>> for lead in page:
             ...     print(lead.id, lead.input.company)
         """
-        return self._link.request(
-            per_call(_endpoints.list_leads(limit, skip), timeout, extra_headers, extra_query)
-        )
+        listing = SyncListing(limit, skip, make_extras(timeout, extra_headers, extra_query), self._link)
+        return self._link.request(listing.call())
 
     def iter(
         self,
@@ -51,17 +54,11 @@ class StoredLeads(Namespace[SyncLink]):
         """Every stored lead, fetching pages of `page_size` as the iteration goes.
 
         Examples:
-            >>> for lead in client.leads.iter():  # doctest: +SKIP
+            >>> for lead in client.leads.iter():
             ...     print(lead.id)
         """
-        return self._pages(check_page_size(page_size), make_extras(timeout, extra_headers, extra_query))
-
-    def _pages(self, size: int, extras: Extras | None) -> Iterator[LeadOut]:
-        skip: int | None = 0
-        while skip is not None:
-            page = self._link.request(with_extras(_endpoints.list_leads(size, skip), extras))
-            yield from page.items
-            skip = next_skip(page, size, skip)
+        extras = make_extras(timeout, extra_headers, extra_query)
+        return SyncListing(check_page_size(page_size), 0, extras, self._link).leads()
 
     def get(
         self,
@@ -74,7 +71,7 @@ class StoredLeads(Namespace[SyncLink]):
         """A stored lead by id; NotFoundError when it does not exist or is another account's.
 
         Examples:
-            >>> client.leads.get("ld_123").input.company  # doctest: +SKIP
+            >>> client.leads.get("ld_123").input.company
             'Acme'
         """
         return self._link.request(per_call(_endpoints.get_lead(lead_id), timeout, extra_headers, extra_query))
@@ -90,7 +87,7 @@ class StoredLeads(Namespace[SyncLink]):
         """Delete a stored lead.
 
         Examples:
-            >>> client.leads.delete("ld_123").id  # doctest: +SKIP
+            >>> client.leads.delete("ld_123").id
             'ld_123'
         """
         return self._link.request(
@@ -108,7 +105,7 @@ class StoredLeads(Namespace[SyncLink]):
         """Enrich a stored lead again and return the fresh record (an enrichment run).
 
         Examples:
-            >>> client.leads.re_enrich("ld_123").enrichment.opportunity_score  # doctest: +SKIP
+            >>> client.leads.re_enrich("ld_123").enrichment.opportunity_score
             64
         """
         return self._link.request(
@@ -116,7 +113,7 @@ class StoredLeads(Namespace[SyncLink]):
         )
 
 
-class AsyncStoredLeads(Namespace[AsyncLink]):
+class AsyncStoredLeads(AsyncNamespace):
     """The methods of [`AsyncLeads`][leadenrich._resources.leads.AsyncLeads] on stored leads."""
 
     async def list(
@@ -127,15 +124,17 @@ class AsyncStoredLeads(Namespace[AsyncLink]):
         timeout: RequestTimeout = None,
         extra_headers: ExtraHeaders = None,
         extra_query: ExtraQuery = None,
-    ) -> LeadPage:
-        """[`Leads.list`][leadenrich._resources.leads.Leads.list], awaitable.
+    ) -> LeadPage[Awaited]:
+        """[`Leads.list`][leadenrich._resources.leads.Leads.list], awaitable; so are the
+        page's `next_page()`, and its `iter_pages()` is an async iterator.
 
         Examples:
-            >>> page = await client.leads.list(limit=20)  # doctest: +SKIP
+            >>> page = await client.leads.list(limit=20)
+            >>> while page.has_next_page():
+            ...     page = await page.next_page()
         """
-        return await self._link.request(
-            per_call(_endpoints.list_leads(limit, skip), timeout, extra_headers, extra_query)
-        )
+        listing = AsyncListing(limit, skip, make_extras(timeout, extra_headers, extra_query), self._link)
+        return await self._link.request(listing.call())
 
     def iter(
         self,
@@ -148,18 +147,11 @@ class AsyncStoredLeads(Namespace[AsyncLink]):
         """Every stored lead, page after page.
 
         Examples:
-            >>> async for lead in client.leads.iter():  # doctest: +SKIP
+            >>> async for lead in client.leads.iter():
             ...     print(lead.id)
         """
-        return self._pages(check_page_size(page_size), make_extras(timeout, extra_headers, extra_query))
-
-    async def _pages(self, size: int, extras: Extras | None) -> AsyncIterator[LeadOut]:
-        skip: int | None = 0
-        while skip is not None:
-            page = await self._link.request(with_extras(_endpoints.list_leads(size, skip), extras))
-            for lead in page.items:
-                yield lead
-            skip = next_skip(page, size, skip)
+        extras = make_extras(timeout, extra_headers, extra_query)
+        return AsyncListing(check_page_size(page_size), 0, extras, self._link).leads()
 
     async def get(
         self,
@@ -172,7 +164,7 @@ class AsyncStoredLeads(Namespace[AsyncLink]):
         """[`Leads.get`][leadenrich._resources.leads.Leads.get], awaitable.
 
         Examples:
-            >>> lead = await client.leads.get("ld_123")  # doctest: +SKIP
+            >>> lead = await client.leads.get("ld_123")
         """
         return await self._link.request(
             per_call(_endpoints.get_lead(lead_id), timeout, extra_headers, extra_query)
@@ -189,7 +181,7 @@ class AsyncStoredLeads(Namespace[AsyncLink]):
         """[`Leads.delete`][leadenrich._resources.leads.Leads.delete], awaitable.
 
         Examples:
-            >>> deleted = await client.leads.delete("ld_123")  # doctest: +SKIP
+            >>> deleted = await client.leads.delete("ld_123")
         """
         return await self._link.request(
             per_call(_endpoints.delete_lead(lead_id), timeout, extra_headers, extra_query)
@@ -206,7 +198,7 @@ class AsyncStoredLeads(Namespace[AsyncLink]):
         """[`Leads.re_enrich`][leadenrich._resources.leads.Leads.re_enrich], awaitable.
 
         Examples:
-            >>> lead = await client.leads.re_enrich("ld_123")  # doctest: +SKIP
+            >>> lead = await client.leads.re_enrich("ld_123")
         """
         return await self._link.request(
             per_call(_endpoints.re_enrich(lead_id), timeout, extra_headers, extra_query)

@@ -27,7 +27,7 @@ def client_for(server: FakeServer, **options: Any) -> LeadEnrich:
     client (polls, back-offs, pacing, deadlines) runs as fast as the server does.
 
     Examples:
-        >>> with FakeServer() as server, client_for(server) as client:  # doctest: +SKIP
+        >>> with FakeServer() as server, client_for(server) as client:
         ...     client.usage()
     """
     return LeadEnrich(**_on_server(server, options))
@@ -37,7 +37,7 @@ def async_client_for(server: FakeServer, **options: Any) -> AsyncLeadEnrich:
     """An AsyncLeadEnrich on `server` with its ready key, on its clock and paced to its limits.
 
     Examples:
-        >>> with FakeServer() as server:  # doctest: +SKIP
+        >>> with FakeServer() as server:
         ...     async with async_client_for(server) as client:
         ...         await client.usage()
     """
@@ -66,7 +66,7 @@ def connect(**options: Any) -> Generator[LeadEnrich, None, None]:
 
     Examples:
         >>> from leadenrich.testing import connect
-        >>> with connect() as client:  # doctest: +SKIP
+        >>> with connect() as client:
         ...     print(client.health().status)
     """
     if os.environ.get("LEADENRICH_API_KEY"):
@@ -82,7 +82,7 @@ async def aconnect(**options: Any) -> AsyncGenerator[AsyncLeadEnrich, None]:
     """The async twin of [`connect`][leadenrich.testing.connect].
 
     Examples:
-        >>> async with aconnect() as client:  # doctest: +SKIP
+        >>> async with aconnect() as client:
         ...     job = await client.leads.enrich({"company": "Acme", "domain": "acme.com"})
     """
     if os.environ.get("LEADENRICH_API_KEY"):

@@ -36,7 +36,7 @@ class FakeServer:
     Examples:
         >>> from leadenrich import LeadEnrich
         >>> from leadenrich.testing import FakeServer
-        >>> with FakeServer() as server:  # doctest: +SKIP
+        >>> with FakeServer() as server:
         ...     client = LeadEnrich(api_key=server.api_key, base_url=server.url)
         ...     lead = client.leads.enrich_sync({"company": "Acme", "domain": "acme.com"})
     """
@@ -66,7 +66,7 @@ class FakeServer:
         """The base URL to give the SDK, such as `http://127.0.0.1:54321` (no `/api/v1`).
 
         Examples:
-            >>> with FakeServer() as server:  # doctest: +SKIP
+            >>> with FakeServer() as server:
             ...     client = LeadEnrich(api_key=server.api_key, base_url=server.url)
         """
         if self._url is None:
@@ -80,7 +80,8 @@ class FakeServer:
         """`url` with the `/api/v1` prefix, for raw HTTP clients.
 
         Examples:
-            >>> httpx.get(f"{server.api_url}/health").json()  # doctest: +SKIP
+            >>> import httpx
+            >>> httpx.get(f"{server.api_url}/health").json()
             {'status': 'ok', 'version': '1.0.0'}
         """
         return self.url + "/api/v1"
@@ -110,7 +111,7 @@ class FakeServer:
         instead, as [`client_for`][leadenrich.testing.client_for] sets up.
 
         Examples:
-            >>> client = LeadEnrich(api_key=server.api_key, base_url=server.url, rate_limits=server.rate_limits)  # doctest: +SKIP
+            >>> client = LeadEnrich(api_key=server.api_key, base_url=server.url, rate_limits=server.rate_limits)
         """
         settings = self.settings
         return RateLimits(
@@ -138,8 +139,8 @@ class FakeServer:
         are for a server that outlives one block, such as a notebook's.
 
         Examples:
-            >>> server = FakeServer().start()  # doctest: +SKIP
-            >>> server.url  # doctest: +SKIP
+            >>> server = FakeServer().start()
+            >>> server.url
             'http://127.0.0.1:54321'
         """
         if self._thread is not None:
@@ -162,8 +163,8 @@ class FakeServer:
         """Stop serving. Jobs and lookups still running are cancelled (and refunded).
 
         Examples:
-            >>> server.stop()  # doctest: +SKIP
-            >>> server.running  # doctest: +SKIP
+            >>> server.stop()
+            >>> server.running
             False
         """
         thread, self._thread, self._url = self._thread, None, None
@@ -208,8 +209,8 @@ class FakeServer:
             mobile_credits: Mobile credits bought.
 
         Examples:
-            >>> key = server.add_key("scale", monthly_leads=1, credits=0)  # doctest: +SKIP
-            >>> second = server.add_key(user=server.state.user_of(key))  # doctest: +SKIP
+            >>> key = server.add_key("scale", monthly_leads=1, credits=0)
+            >>> second = server.add_key(user=server.state.user_of(key))
         """
         return self.state.accounts.add_key(
             tier, user=user, monthly_leads=monthly_leads, credits=credits, mobile_credits=mobile_credits
@@ -219,8 +220,8 @@ class FakeServer:
         """Buy credit packs for the account of a key (or a user name), as the dashboard would.
 
         Examples:
-            >>> server.add_credits(server.api_key, credits=500, mobile_credits=20)  # doctest: +SKIP
-            >>> client.usage().monthly_leads.credits_added  # doctest: +SKIP
+            >>> server.add_credits(server.api_key, credits=500, mobile_credits=20)
+            >>> client.usage().monthly_leads.credits_added
             500
         """
         user = self.state.accounts.named(key_or_user)
@@ -230,7 +231,7 @@ class FakeServer:
         """The name of the account a key belongs to.
 
         Examples:
-            >>> server.user_of(server.api_key)  # doctest: +SKIP
+            >>> server.user_of(server.api_key)
             'default'
         """
         return self.state.user_of(key)
@@ -253,8 +254,8 @@ class FakeServer:
             times: How many matching requests meet it.
 
         Examples:
-            >>> server.fail_next("GET", "/api/v1/jobs/*", status=404)  # doctest: +SKIP
-            >>> server.fail_next("POST", "/api/v1/leads/enrich", "drop_after")  # doctest: +SKIP
+            >>> server.fail_next("GET", "/api/v1/jobs/*", status=404)
+            >>> server.fail_next("POST", "/api/v1/leads/enrich", "drop_after")
         """
         self.state.scripted.add(method, path, kind, status=status, times=times)
 
@@ -262,7 +263,7 @@ class FakeServer:
         """Revoke a key, as a rotation would: its next requests get 401.
 
         Examples:
-            >>> server.revoke_key(server.api_key)  # doctest: +SKIP
+            >>> server.revoke_key(server.api_key)
         """
         self.state.accounts.revoke_key(key)
 
@@ -271,8 +272,8 @@ class FakeServer:
         `state.received_callbacks(name)`, and it answers `status`.
 
         Examples:
-            >>> job = client.leads.enrich(lead, callback_url=server.callback_url("hooks"))  # doctest: +SKIP
-            >>> server.state.wait_until(lambda: server.state.received_callbacks("hooks"))  # doctest: +SKIP
+            >>> job = client.leads.enrich(lead, callback_url=server.callback_url("hooks"))
+            >>> server.state.wait_until(lambda: server.state.received_callbacks("hooks"))
             True
         """
         return f"{self.url}/_fake/callbacks/{quote(name, safe='')}?status={status}"

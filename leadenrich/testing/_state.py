@@ -43,7 +43,7 @@ class FakeState:
     Tests read it through `server.state`; every method is safe to call from any thread.
 
     Examples:
-        >>> server.state.charged("enrichment", key=server.api_key)  # doctest: +SKIP
+        >>> server.state.charged("enrichment", key=server.api_key)
         1
     """
 
@@ -71,7 +71,7 @@ class FakeState:
         """Block until `predicate()` is true (re-checked after every change); False on timeout.
 
         Examples:
-            >>> server.state.wait_until(lambda: len(server.state.callbacks()) == 1)  # doctest: +SKIP
+            >>> server.state.wait_until(lambda: len(server.state.callbacks()) == 1)
             True
         """
         with self._cond:

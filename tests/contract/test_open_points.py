@@ -119,6 +119,32 @@ async def test_iter_reads_every_lead_once_in_the_services_order(
     assert [lead.id for lead in page] == expected[1:3]
 
 
+@pytest.mark.parametrize("shape", FakeSettings.open_points()["list_shape"])
+async def test_a_page_goes_on_to_every_lead_in_every_listing_shape(
+    make_client: MakeClient, make_server: MakeServer, shape: str
+) -> None:
+    # A service that serves at most 2 leads a page, whatever the client asks.
+    server = make_server(
+        list_shape=shape, list_limit_bounds="clamp", list_max_limit=2, enrichment_seconds=(1.0, 1.0)
+    )
+    client = make_client(server)
+    made = [
+        (await call(client.leads.enrich_sync({"company": f"C{n}", "domain": f"c{n}.com"}))).id
+        for n in range(5)
+    ]
+    first = await call(client.leads.list(limit=3))
+    pages = await collect(first.iter_pages())
+    assert pages[0] is first
+    assert sorted(lead.id for page in pages for lead in page) == sorted(made)
+    assert [page.has_next_page() for page in pages] == [True] * (len(pages) - 1) + [False]
+    second = await call(first.next_page())
+    assert [lead.id for lead in second] == [lead.id for lead in pages[1]]
+    requests = len(server.state.requests())
+    with pytest.raises(InvalidRequestError, match="last page"):
+        await call(pages[-1].next_page())
+    assert len(server.state.requests()) == requests, "a request was sent past the last page"
+
+
 @_values("sync_failure")
 async def test_a_failed_sync_enrichment_is_a_server_error_sent_once(
     make_client: MakeClient, make_server: MakeServer, value: str

@@ -17,10 +17,12 @@ from leadenrich import (
     LeadDict,
     LeadEnrich,
     LeadOut,
+    LeadPage,
     MobileFindOut,
     PersonQuery,
     UsageOut,
 )
+from leadenrich._models.leads import Awaited
 
 
 def sync_client(client: LeadEnrich, rows: list[dict[str, str]]) -> None:
@@ -41,6 +43,10 @@ def sync_client(client: LeadEnrich, rows: list[dict[str, str]]) -> None:
     # Rows read from a file are any mapping: bulk input takes them as they are.
     assert_type(client.leads.enrich_many(rows), BulkResult)
     client.leads.enrich_many(42)  # type: ignore[arg-type]  # pyright: ignore[reportArgumentType]
+    # The keywords a run-time signature shows are the TypedDict's, for type checkers too.
+    assert_type(client.leads.enrich_many(rows, concurrency=3, strategy="async"), BulkResult)
+    client.leads.enrich_many(rows, concurency=3)  # type: ignore[call-arg]  # pyright: ignore[reportCallIssue]
+    client.leads.enrich_iter(rows, strategy="fast")  # type: ignore[arg-type]  # pyright: ignore[reportArgumentType]
     raw = client.leads.with_raw_response.get("ld_1", timeout=5)
     assert_type(raw, APIResponse[LeadOut])
     assert_type(raw.parse(), LeadOut)
@@ -50,6 +56,11 @@ def sync_client(client: LeadEnrich, rows: list[dict[str, str]]) -> None:
     assert_type(client.with_options(max_retries=3, default_headers={"X-Team": "a"}), LeadEnrich)
     LeadEnrich(http_client=httpx.Client())
     LeadEnrich(http_client=httpx.AsyncClient())  # type: ignore[arg-type]  # pyright: ignore[reportArgumentType]
+    page = client.leads.list(limit=10)
+    assert_type(page.next_page(), LeadPage)
+    for each in page.iter_pages():
+        assert_type(each, LeadPage)
+    assert_type(client.leads.with_raw_response.list().parse().next_page(), LeadPage)
 
 
 async def async_client(client: AsyncLeadEnrich) -> None:
@@ -61,3 +72,9 @@ async def async_client(client: AsyncLeadEnrich) -> None:
     assert_type(client.with_options(timeout=5), AsyncLeadEnrich)
     AsyncLeadEnrich(http_client=httpx.AsyncClient())
     AsyncLeadEnrich(http_client=httpx.Client())  # type: ignore[arg-type]  # pyright: ignore[reportArgumentType]
+    # A page of the async client is awaited for the next one.
+    page = await client.leads.list(limit=10)
+    assert_type(await page.next_page(), LeadPage[Awaited])
+    async for each in page.iter_pages():
+        assert_type(each, LeadPage[Awaited])
+    len(page.next_page())  # type: ignore[arg-type]  # pyright: ignore[reportArgumentType]

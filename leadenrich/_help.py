@@ -1,0 +1,36 @@
+"""What `help()` shows of a client's namespaces (`help(client.leads)`): their docs as the
+API reference reads, without the paths of private modules.
+
+The namespaces are classes of private modules, made by the clients and reached as their
+attributes, never imported. So each names `leadenrich`, where the clients live, as its
+module (help() then prints `class Leads(StoredLeads, ...)`, not
+`leadenrich._resources.stored_leads.StoredLeads`), and its docstrings lose the
+cross-reference targets the API reference links with (`[`Jobs.wait`][...]` reads
+`Jobs.wait`). The reference is built from the source, which keeps them.
+"""
+
+from __future__ import annotations
+
+import inspect
+import re
+from functools import cached_property
+
+__all__ = ["as_documented"]
+
+_CROSS_REFERENCE = re.compile(r"\[(`[^`]+`)\]\[[\w.]*\]")
+
+
+def as_documented(cls: type) -> None:
+    """Make `help()` show `cls` as the API reference does."""
+    cls.__module__ = "leadenrich"
+    cls.__doc__ = _text(cls.__doc__)
+    for member in vars(cls).values():
+        if isinstance(member, cached_property):
+            member.__doc__ = _text(member.__doc__)
+            member.func.__doc__ = member.__doc__
+        elif inspect.isfunction(member):
+            member.__doc__ = _text(member.__doc__)
+
+
+def _text(doc: str | None) -> str | None:
+    return _CROSS_REFERENCE.sub(r"\1", doc) if doc else doc
