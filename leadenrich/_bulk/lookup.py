@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Iterable
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from .._errors import (
@@ -34,7 +35,7 @@ if TYPE_CHECKING:
 
     from .._models import LeadOut, LeadPage
 
-__all__ = ["PAGE_SIZE", "Scan"]
+__all__ = ["PAGE_SIZE", "Found", "Scan"]
 
 PAGE_SIZE = 100
 # A page that could not be read (a dropped connection, a 5xx, a 429, a broken 2xx) is
@@ -42,6 +43,16 @@ PAGE_SIZE = 100
 # changes nothing, and giving up reports a paid lead as maybe charged.
 _RETRIES = 4
 _BACKOFF = 0.5
+
+
+@dataclass(frozen=True)
+class Found:
+    """A wanted lead's record, as a lookup found it."""
+
+    lead: LeadOut
+    proven: bool
+    """Shown stored after the lead's request left; else it may be an earlier record of
+    the same lead, taken only at the lead's last lookup."""
 
 
 class Scan:
@@ -106,21 +117,20 @@ class Scan:
             self._skip = None
 
     @property
-    def found(self) -> dict[str, LeadOut]:
-        """Each wanted lead's record: of the candidates not stored before its request
-        left, the last stored (where the service's clock is known only loosely, an
-        earlier record of the same lead may pass for one stored since: the lead's own is
-        still the latest)."""
-        found: dict[str, LeadOut] = {}
+    def found(self) -> dict[str, Found]:
+        """Each wanted lead's record: the latest of the candidates not shown stored before
+        its request left; proven when the service's clock is known closely enough to show
+        it (a record of the run's own was seen), undecided otherwise."""
+        found: dict[str, Found] = {}
+        time = self._time
         for key, leads in self._candidates.items():
             sent = self._wanted[key]
-            own = [
-                lead
-                for lead in leads
-                if lead.created_at is None or not self._time.before(lead.created_at, sent)
+            possible = [
+                lead for lead in leads if lead.created_at is None or not time.before(lead.created_at, sent)
             ]
-            if own:
-                found[key] = max(own, key=_stored_order)
+            if possible:
+                lead = max(possible, key=_stored_order)
+                found[key] = Found(lead, proven=lead.created_at is not None and time.close(lead.created_at))
         return found
 
     def retry(self, error: LeadEnrichError) -> float | None:

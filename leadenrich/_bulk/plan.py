@@ -41,7 +41,7 @@ from .._errors import (
 from .._polling import lead_of
 from .checkpoint import Checkpoint, Resume
 from .inputs import Item
-from .lookup import Scan
+from .lookup import Found, Scan
 from .results import BulkOutcome
 from .service_time import ServiceTime
 from .settling import SERVICE, Parked, ServiceTimes, Settling
@@ -160,6 +160,9 @@ class Plan:
         """The service's clock, as the stamps of its answers tell it."""
         self._sent: dict[str, float] = {}
         """When each lead's request first set out (before any wait for a slot or the pacer)."""
+        self._left: dict[str, float] = {}
+        """When each lead's request last left: the attempts before were refused or never
+        sent, so the service took none of them in."""
         self._rounds: dict[str, int] = {}
         self._unproven: dict[str, float] = {}
         """An earlier run's jobs whose creation went unanswered, not settled yet: when the
@@ -317,10 +320,13 @@ class Plan:
             if self._refused is None:
                 self._refused = reason
 
-    def go_ahead(self) -> None:
-        """Called as a lead's request is about to leave: NotSent once the run stopped."""
+    def leaving(self, item: Item) -> None:
+        """Called as a lead's request is about to leave (each attempt): NotSent once the
+        run stopped."""
         if self.stopped:
             raise NotSent("the run stopped before the request left")
+        with self._lock:
+            self._left[item.key] = self._clock.now()
 
     def not_sent(self, item: Item) -> list[BulkOutcome]:
         """The outcome of a lead kept back by the stop, before it left or before it was
@@ -380,7 +386,7 @@ class Plan:
         with self._lock:
             self._reserved -= 1
             self._spent += int(charged)
-        return self._done(item, lead, charged=charged, resumed=False)
+        return self._done(item, lead, charged=charged, resumed=False, made=charged)
 
     def failed(self, item: Item, error: LeadEnrichError) -> Step:
         """What the failure of a sent lead leads to."""
@@ -391,7 +397,8 @@ class Plan:
             self._reserved -= 1
             job_id = self._jobs.get(item.key)
             if job_id is None and is_ambiguous(error):
-                parked = self._settling.lost_now(item, self._sent[item.key], error)
+                left = self._left.get(item.key, self._sent[item.key])
+                parked = self._settling.lost_now(item, left, error)
                 self._maybe += 1
                 self._parked.append(parked)
         if parked is not None:
@@ -467,7 +474,7 @@ class Plan:
                 with self._lock:
                     self._maybe -= int(poll.fresh)
                     self._spent += int(charged)
-                return self._done(item, lead, charged=charged, resumed=not poll.fresh)
+                return self._done(item, lead, charged=charged, resumed=not poll.fresh, made=charged)
         assert error is not None
         if isinstance(error, _PASSING) and poll.tries < _POLL_TRIES:
             with self._lock:
@@ -505,14 +512,11 @@ class Plan:
         found = scan.found if scan is not None else {}
         outcomes: list[BulkOutcome] = []
         for parked in lookup.parked:
-            item, lead = parked.item, found.get(parked.item.key)
+            item, hit = parked.item, found.get(parked.item.key)
             fresh = parked.error is not None
             settled = True
-            if lead is not None:
-                with self._lock:
-                    self._maybe -= int(fresh)
-                    self._spent += int(fresh and not lead.deduped)
-                outcomes += self._done(item, lead, charged=fresh and not lead.deduped, resumed=not fresh)
+            if hit is not None and hit.proven:
+                outcomes += self._adopt(parked, hit)
             elif error is not None:
                 why = LeadEnrichError(
                     "not sent again: it was sent without an answer, and the stored leads could not "
@@ -523,7 +527,11 @@ class Plan:
                 settled = False
                 with self._lock:
                     self._parked.append(replace(parked, due=due, looks=parked.looks + 1))
-            elif fresh or not self._settling.resend(parked, lookup.began):
+            elif hit is not None:
+                # The last look: the latest record of the lead (its own, if it was stored;
+                # an earlier one only if not, see service_time.py).
+                outcomes += self._adopt(parked, hit)
+            elif fresh or not self._settling.final(parked, lookup.began):
                 # Within this run; or an earlier run's job that may still wait in the queue,
                 # so that not being stored yet proves nothing: not sent again.
                 why = LeadEnrichError(
@@ -544,14 +552,30 @@ class Plan:
             self._pending = deque(sorted(self._pending, key=lambda item: item.index))
         return outcomes
 
+    def _adopt(self, parked: Parked, hit: Found) -> list[BulkOutcome]:
+        """A parked lead's record, found: charged to this run when this run lost its answer."""
+        lead, fresh = hit.lead, parked.error is not None
+        charged = fresh and not lead.deduped
+        with self._lock:
+            self._maybe -= int(fresh)
+            self._spent += int(charged)
+        return self._done(parked.item, lead, charged=charged, resumed=not fresh, made=charged and hit.proven)
+
     def _more_jobs(self) -> bool:
         """Whether this run still creates jobs: leads on their way to the service, or
         leads to send and the budget to."""
         with self._lock:
             return self._as_jobs and (self._reserved > 0 or (bool(self._pending) and not self._over_budget()))
 
-    def _done(self, item: Item, lead: LeadOut, *, charged: bool, resumed: bool) -> list[BulkOutcome]:
-        self.service_time.observe(lead.created_at, self._clock.now())
+    def _done(
+        self, item: Item, lead: LeadOut, *, charged: bool, resumed: bool, made: bool = False
+    ) -> list[BulkOutcome]:
+        """`made`: the record is one this run's request for the lead created."""
+        now = self._clock.now()
+        if made:
+            self.service_time.created(lead.created_at, now)
+        else:
+            self.service_time.observe(lead.created_at, now)
         with self._lock:
             self._claim(lead)
             job_id = self._jobs.get(item.key)

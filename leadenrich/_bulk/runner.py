@@ -14,6 +14,7 @@ import sys
 from collections.abc import AsyncGenerator, Callable, Generator, Iterable, Iterator
 from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from dataclasses import dataclass, replace
+from functools import partial
 from typing import TYPE_CHECKING, Any, Literal
 
 from .. import _endpoints
@@ -107,7 +108,8 @@ def _calls(batch: Batch, plan: Plan, link: Link) -> dict[str, Callable[..., Step
     def enrich(item: Item) -> Steps[LeadOut]:
         assert item.lead is not None
         if batch.strategy == "sync":
-            lead: LeadOut = yield Send(replace(_endpoints.enrich_sync(item.lead), before_send=plan.go_ahead))
+            leaving = partial(plan.leaving, item)
+            lead: LeadOut = yield Send(replace(_endpoints.enrich_sync(item.lead), before_send=leaving))
             return lead
         waiter: Waiter[JobOut] = Waiter(
             "enrichment job", Deadline(DEFAULT_JOB_TIMEOUT, link.clock), batch.poll_interval, None
@@ -116,7 +118,7 @@ def _calls(batch: Batch, plan: Plan, link: Link) -> dict[str, Callable[..., Step
         def created(job_id: str) -> Future[None] | None:
             return plan.job_created(item, job_id)
 
-        create = replace(_endpoints.enrich(item.lead), before_send=plan.go_ahead)
+        create = replace(_endpoints.enrich(item.lead), before_send=partial(plan.leaving, item))
         return (yield from enrich_and_wait(link, create, waiter, created, batch.ahead))
 
     def poll(job_id: str) -> Steps[JobOut]:

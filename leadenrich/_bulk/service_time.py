@@ -5,14 +5,20 @@ request left. "Since" must be read on the service's clock: this machine's may be
 off, and the service may write its local time with no offset (the spec says only "ISO
 8601"). So the plan learns the service's clock from the stamps in its answers: a stamp
 `S` received when this machine's clock read `t` says the service's clock read at least
-`S` at `t`. The largest such offset is a lower bound of the service's time at any moment
-of this machine's clock, in the stamps' own frame, naive or not; a record stamped before
-that bound for a request's departure was stored before the request left, and is not its.
+`S` at `t`. The largest such offset is a lower bound of the service's clock at any moment
+of this machine's; a record stamped before that bound for a request's departure was
+stored before the request left, and is not its record.
 
-Stamps with an offset and stamps without one are never compared with each other: each
-kind has its own bound. Nor are they compared with the `Date` header: a proxy in front of
-the service may write that one on a clock of its own, and a bound taken from a clock ahead
-of the stamps' would pass the lead's own record off as stored before its request.
+The bound is close once the run has received a record one of its own requests created:
+that one was stamped between the request leaving and its answer, so the bound is off by
+no more than that request took. Until then it may be far off (old records are all the run
+has seen), and a record that passes it is undecided: it may be an earlier record of the
+same lead, and is taken only at the lead's last lookup (plan.py).
+
+Stamps with an offset and stamps without one are never compared with each other. Nor
+are they compared with the `Date` header: a proxy in front of the service may write that
+one on a clock of its own, and a bound taken from a clock ahead of the stamps' would pass
+a lead's own record off as stored before its request.
 """
 
 from __future__ import annotations
@@ -43,6 +49,8 @@ class ServiceTime:
         self._offsets: dict[bool, float] = {}
         """Per kind of stamp (with an offset or not): the largest stamp minus this
         machine's real seconds when it was received."""
+        self._close: set[bool] = set()
+        """The kinds of stamp whose bound a record of the run's own has made close."""
 
     def observe(self, stamp: datetime | None, at: float) -> None:
         """A stamp of the service's, in an answer received when the run's clock read `at`."""
@@ -53,6 +61,19 @@ class ServiceTime:
         with self._lock:
             if offset > self._offsets.get(aware, float("-inf")):
                 self._offsets[aware] = offset
+
+    def created(self, stamp: datetime | None, at: float) -> None:
+        """A record one of the run's own requests created, received when the run's clock
+        read `at`: the bound is close from now on."""
+        self.observe(stamp, at)
+        if stamp is not None:
+            with self._lock:
+                self._close.add(stamp.tzinfo is not None)
+
+    def close(self, stamp: datetime) -> bool:
+        """Whether the bound that `stamp` is read by is close (see the module's text)."""
+        with self._lock:
+            return (stamp.tzinfo is not None) in self._close
 
     def before(self, stamp: datetime, sent: float) -> bool:
         """Whether a record stamped `stamp` was stored before a request that left when the

@@ -131,7 +131,7 @@ class Settling:
     # Lost answers.
 
     def lost_now(self, item: Item, sent: float, error: LeadEnrichError) -> Parked:
-        """A lead of this run whose answer `error` lost, sent (first) at `sent`."""
+        """A lead of this run whose answer `error` lost, its request having left at `sent`."""
         now = self._clock.now()
         waited = _waited(error, self._clock)
         reached = now - waited
@@ -209,10 +209,11 @@ class Settling:
                 return None
             return now + service.settle
 
-    def resend(self, parked: Parked, began: float) -> bool:
-        """Whether an earlier run's lead that a lookup begun at `began` did not find is sent
-        now: a sync enrichment once the service is done with it (its lookup waited for
-        that), a job once the queue is seen to have moved past it."""
+    def final(self, parked: Parked, began: float) -> bool:
+        """Whether the lead's own record, if it ever will be, was stored by the time a
+        lookup began at `began`: for a sync enrichment once the service must be done with
+        it, for a job once the queue is seen to have moved past it. Not found then, an
+        earlier run's lead was never charged, and is sent again."""
         if not parked.as_job:
             return parked.settled_by is not None and began >= parked.settled_by
         with self._lock:
