@@ -1,0 +1,356 @@
+"""Running a schedule: the world, its service, the checkpoint's disk, and each run of the
+user's program as a process on a loop of its own.
+
+Each run is the real bulk runner (`prepare`, `aiterate`, `AsyncBulkIterator`, the Plan
+and its task steps) on a `SimClient`, with the checkpoint kept on a simulated disk: a
+line is on disk once the disk has synced it, a kill loses the lines not synced yet and
+may tear the one being written. After the schedule's runs the world goes quiet for an
+hour, and a last run with no faults and no stop shows what the others left.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import random
+from collections.abc import Callable
+from concurrent.futures import Future
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from leadenrich._bulk.checkpoint import Checkpoint
+from leadenrich._bulk.iteration import AsyncBulkIterator, Halt
+from leadenrich._bulk.preview import BulkPreview, Draft, preview
+from leadenrich._bulk.results import BulkOutcome
+from leadenrich._bulk.runner import aiterate, prepare
+from leadenrich._errors import LeadEnrichError
+
+from .clock import SimClock, SimLoop, Stuck, World
+from .network import Killed, Network, Process, SimClient
+from .schedule import RunSpec, Schedule, Stop
+from .service import Service
+
+__all__ = ["Observed", "World", "simulate"]
+
+QUIET = 3600.0
+"""The world's time before the last run: every request of the others has ended by then."""
+_HTTP: Any = None
+
+
+@dataclass
+class Observed:
+    """What one run of the user's program saw, and when it stopped."""
+
+    spec: RunSpec
+    process: Process
+    outcomes: list[BulkOutcome] = field(default_factory=list[BulkOutcome])
+    times: list[float] = field(default_factory=list[float])
+    """When each outcome reached the user's program."""
+    started: float = 0.0
+    stopped: float | None = None
+    """When the user stopped (or killed) the run."""
+    completed: bool = False
+    """The iteration ended on its own: every row has its outcome."""
+    raised: BaseException | None = None
+    preview: BulkPreview | None = None
+    credits_left: int | None = None
+    """What the account had left when the run started (`max_credits="auto"` reads it)."""
+    errors: list[str] = field(default_factory=list[str])
+    checkpoint: Any = None
+    """The checkpoint as the next run reads it (a Resume), or why it could not be read."""
+
+
+@dataclass
+class World_:
+    """Everything one schedule's simulation made, for the checks and the trace."""
+
+    schedule: Schedule
+    world: World
+    service: Service
+    network: Network
+    disk: Disk
+    runs: list[Observed]
+    log: list[str]
+
+
+class Disk:
+    """The checkpoint file on a simulated disk."""
+
+    def __init__(self, world: World, rng: random.Random) -> None:
+        self.world = world
+        self.rng = rng
+        self.data = bytearray()
+
+    def journal(self, process: Process) -> MemoryJournal:
+        return MemoryJournal(self, process)
+
+
+class MemoryJournal:
+    """A checkpoint's journal on the simulated disk: a batch of lines is synced a moment
+    after it is appended, as the writer thread does it."""
+
+    name = "run.jsonl"
+
+    def __init__(self, disk: Disk, process: Process) -> None:
+        self.disk = disk
+        self.process = process
+        self.failure: LeadEnrichError | None = None
+        self._pending: list[tuple[str, Future[None]]] = []
+
+    def read(self) -> bytes:
+        data = self.disk.data
+        complete = bytes(data[: data.rfind(b"\n") + 1])
+        # As the file's owner does: a torn tail is cut, so the next line starts afresh.
+        del data[len(complete) :]
+        return complete
+
+    def append(self, line: str) -> Future[None]:
+        written: Future[None] = Future()
+        if not self._pending:
+            self.disk.world.after(self.disk.rng.uniform(0.0005, 0.02), self._sync)
+        self._pending.append((line, written))
+        return written
+
+    def _sync(self) -> None:
+        if self.process.dead:
+            return
+        batch, self._pending = self._pending, []
+        for line, _ in batch:
+            self.disk.data += line.encode()
+        for _, written in batch:
+            written.set_result(None)
+
+    def close(self) -> None:
+        self._sync()
+
+    def kill(self) -> None:
+        """The process died: lines not synced are lost, the first may be torn."""
+        if self._pending and self.disk.rng.random() < 0.5:
+            line = self._pending[0][0].encode()
+            self.disk.data += line[: self.disk.rng.randint(1, len(line) - 1)]
+        self._pending = []
+
+
+def simulate(schedule: Schedule, *, trace: bool = False) -> World_:
+    """Run `schedule` and return what happened."""
+    global _HTTP
+    if _HTTP is None:
+        import httpx
+
+        _HTTP = httpx.AsyncClient(verify=False)
+    rng = random.Random(schedule.seed)
+    random.seed(schedule.seed)  # the SDK's own jitter (back-offs, lookups' retries)
+    world = World()
+    service = Service(world, schedule.service, schedule.failing)
+    for row, age in schedule.earlier:
+        service.store_earlier(row.given(), age)
+    network = Network(
+        world, service, dict(schedule.faults), dict(schedule.read_faults), random.Random(rng.random())
+    )
+    disk = Disk(world, random.Random(rng.random()))
+    log: list[str] = []
+    sim = World_(schedule, world, service, network, disk, [], log)
+    handler = _Trace(world, log) if trace else None
+    logger = logging.getLogger("leadenrich")
+    if handler is not None:
+        logger.addHandler(handler)
+        logger.setLevel(logging.INFO)
+    try:
+        specs = [*schedule.runs, RunSpec(strategy="sync", gap=QUIET)]
+        for index, spec in enumerate(specs):
+            world.run_until(world.now + spec.gap)
+            process = Process(index, clean=index == len(specs) - 1)
+            sim.runs.append(_run(sim, spec, process, random.Random(rng.random())))
+    finally:
+        if handler is not None:
+            logger.removeHandler(handler)
+    return sim
+
+
+class _Trace(logging.Handler):
+    def __init__(self, world: World, log: list[str]) -> None:
+        super().__init__(logging.INFO)
+        self.world = world
+        self.out = log
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.out.append(f"{self.world.now:10.3f}  sdk: {record.getMessage()}")
+
+
+def _run(sim: World_, spec: RunSpec, process: Process, rng: random.Random) -> Observed:
+    schedule, world = sim.schedule, sim.world
+    loop = SimLoop(world, rng)
+    observed = Observed(spec, process)
+    journal = sim.disk.journal(process)
+    client = SimClient(
+        api_key="le_live_simulated_key",
+        base_url="http://service.invalid",
+        http_client=_HTTP,
+        clock=SimClock(world, schedule.client_wall_offset),
+        timeout=spec.read_timeout,
+    )
+    client.network = sim.network
+    client.process = process
+    rows = [row.given() for row in schedule.rows]
+    observed.started = world.now
+    quota = sim.service.settings.quota
+    observed.credits_left = None if quota is None else max(0, quota - sim.service.used)
+
+    async def program() -> None:
+        async with client:
+            link = client.leads._link  # pyright: ignore[reportPrivateUsage]
+            checkpoint = Checkpoint(journal=journal)
+            if spec.preview:
+                draft = Draft.read(rows, checkpoint, None)
+                observed.preview = await link.run(preview(draft, False))
+                observed.credits_left = None if quota is None else max(0, quota - sim.service.used)
+            batch = prepare(
+                rows,
+                concurrency=spec.concurrency,
+                max_credits=spec.max_credits,
+                strategy=spec.strategy,
+                poll_interval=spec.poll_interval,
+                progress=False,
+                client_slots=link.slots,
+            )
+            batch = replace(batch, checkpoint=checkpoint)
+            iterations = client.leads._iterations  # pyright: ignore[reportPrivateUsage]
+
+            def outcomes() -> AsyncBulkIterator:
+                # What enrich_iter does, with the checkpoint on the simulated disk.
+                halt = Halt()
+                return AsyncBulkIterator(aiterate(batch, link, halt), iterations, halt)
+
+            await _consume(spec, process, loop, outcomes, observed)
+
+    task = loop.create_task(program())
+    if spec.stop is not None and spec.stop.kind in ("cancel", "cancel_twice", "kill"):
+        _arrange(spec.stop, sim, observed, journal, loop, task)
+    try:
+        loop.run_until_complete(task)
+    except asyncio.CancelledError:
+        observed.raised = asyncio.CancelledError()
+    except RuntimeError as exc:
+        if not process.dead:
+            observed.raised = exc
+    except Stuck as exc:
+        observed.raised = exc
+    except BaseException as exc:  # the checks report it
+        observed.raised = exc
+    if process.dead:
+        _wind_down(loop)
+    else:
+        pending = [t for t in asyncio.all_tasks(loop) if not t.done()]
+        if pending:
+            observed.errors.append(f"{len(pending)} task(s) still pending when the program ended")
+            _wind_down(loop)
+        observed.errors += [str(context.get("message")) for context in loop.errors]
+        loop.run_until_complete(loop.shutdown_asyncgens())
+    loop.close()
+    try:
+        observed.checkpoint = Checkpoint(journal=MemoryJournal(sim.disk, process)).load()
+    except LeadEnrichError as exc:
+        observed.checkpoint = exc
+    return observed
+
+
+def _arrange(
+    stop: Stop,
+    sim: World_,
+    observed: Observed,
+    journal: MemoryJournal,
+    loop: SimLoop,
+    task: asyncio.Task[None],
+) -> None:
+    """Cancel or kill the run when `stop` says: so long after its start, or after its
+    `count`-th request left or answer was lost."""
+    world, process = sim.world, observed.process
+
+    def cancel() -> None:
+        if task.done():
+            return
+        if process.stop_iteration is None:
+            process.stop_iteration, observed.stopped = loop.iteration, world.now
+        task.cancel()
+        if stop.kind == "cancel_twice":
+            world.after(stop.again, again)
+
+    def again() -> None:
+        if not task.done():
+            task.cancel()
+
+    def kill() -> None:
+        if not task.done():
+            observed.stopped = world.now
+            sim.network.kill(process)
+            journal.kill()
+            loop.stop()
+
+    act = kill if stop.kind == "kill" else cancel
+    if stop.trigger == "start":
+        world.at(observed.started + stop.at, act)
+        return
+    seen = {"request": 0, "loss": 0}
+
+    def watch(event: str) -> None:
+        seen[event] += 1
+        if event == stop.trigger and seen[event] == stop.count:
+            world.after(stop.at, act)
+
+    process.watch = watch
+
+
+async def _consume(
+    spec: RunSpec,
+    process: Process,
+    loop: SimLoop,
+    outcomes: Callable[[], AsyncBulkIterator],
+    observed: Observed,
+) -> None:
+    stop, world = spec.stop, loop.world
+
+    def take(outcome: BulkOutcome) -> bool:
+        """Keep the outcome; True when the user leaves the loop now."""
+        observed.outcomes.append(outcome)
+        observed.times.append(world.now)
+        if (
+            stop is None
+            or stop.kind not in ("break", "break_close")
+            or len(observed.outcomes) < stop.outcomes
+        ):
+            return False
+        process.stop_iteration, observed.stopped = loop.iteration, world.now
+        return True
+
+    if stop is not None and stop.kind == "break_close":
+        async with outcomes() as iterator:
+            async for outcome in iterator:
+                if take(outcome):
+                    return
+        observed.completed = True
+        return
+    # The iterator is held by the loop alone: leaving it drops the last reference.
+    async for outcome in outcomes():
+        if take(outcome):
+            break
+    else:
+        observed.completed = True
+    if stop is not None and stop.kind == "break":
+        await asyncio.sleep(stop.linger)
+
+
+def _wind_down(loop: SimLoop) -> None:
+    """End what a killed process left (nothing it does reaches the world any more), or a
+    program that ended with tasks still pending."""
+    loop.frozen = True
+    for _ in range(50):
+        pending = [t for t in asyncio.all_tasks(loop) if not t.done()]
+        if not pending:
+            break
+        for t in pending:
+            t.cancel()
+        with contextlib.suppress(Stuck, Killed, RuntimeError):
+            loop.run_until_complete(asyncio.sleep(0))
+    with contextlib.suppress(Stuck, Killed, RuntimeError):
+        loop.run_until_complete(loop.shutdown_asyncgens())

@@ -1,0 +1,205 @@
+"""What every schedule must leave true, checked against the model service's books.
+
+- `charged_twice`: no lead (rows of one fingerprint) is paid for more than once.
+- `paid_lead_lost`: every lead the service kept a credit for ends, in the last run, with
+  the record that credit paid for (the last run comes after an hour of quiet and meets no
+  fault: whatever an earlier run reported `maybe_charged` must be found by then).
+- `sent_after_stop`: no enrichment request leaves after the user stopped the run.
+- `checkpoint_disagrees`: every lead the checkpoint calls done has a record the service
+  stored for it (or returned it, deduped), and every job it names is that lead's job.
+- `credits_misreported`: a run that went to its end reports as charged no more than the
+  service kept for its requests, and flags the rest `maybe_charged`.
+- `over_max_credits`, `over_preview`: a run's requests never cost more than its
+  `max_credits` (or, with "auto", what the account had left), nor more than the preview
+  made just before it said at most.
+- `run_failed`: a run the user did not stop ended with every row's outcome, raised
+  nothing, and left no task behind; `unreadable_checkpoint`: the next run can read it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import dataclass
+
+from leadenrich._bulk.checkpoint import Resume
+from leadenrich._bulk.inputs import read_items
+from leadenrich._errors import LeadEnrichError
+
+from .harness import Observed, World_
+from .network import Sent
+
+__all__ = ["Violation", "check"]
+
+
+@dataclass(frozen=True)
+class Violation:
+    name: str
+    detail: str
+
+    def __str__(self) -> str:
+        return f"{self.name}: {self.detail}"
+
+
+def check(sim: World_) -> list[Violation]:
+    found: list[Violation] = []
+    items = read_items([row.given() for row in sim.schedule.rows])
+    rows_of: dict[str, list[int]] = {}
+    for item in items:
+        if item.invalid is None:
+            rows_of.setdefault(item.key, []).append(item.index)
+    service = sim.service
+    net = service.net_charges()
+    for key, paid in net.items():
+        if paid > 1:
+            requests = sorted({c.request for c in service.charges if c.key == key and c.amount > 0})
+            found.append(
+                Violation("charged_twice", f"rows {rows_of.get(key)} paid {paid} times (requests {requests})")
+            )
+    last = sim.runs[-1]
+    by_row = {o.index: o for o in last.outcomes}
+    for key, paid in net.items():
+        if paid < 1 or key not in rows_of:
+            continue
+        kept = [
+            r.id
+            for r in service.records
+            if r.key == key and any(c.ref == r.id and c.amount > 0 for c in service.charges)
+        ]
+        outcome = by_row.get(rows_of[key][0])
+        got = outcome.lead.id if outcome is not None and outcome.lead is not None else None
+        if got not in kept:
+            said = (
+                "no outcome"
+                if outcome is None
+                else f"{outcome.status} {got or ''} {outcome.error or ''}".strip()
+            )
+            found.append(
+                Violation(
+                    "paid_lead_lost", f"row {rows_of[key][0]} paid for {kept}, the last run says: {said}"
+                )
+            )
+    for observed in sim.runs:
+        found += _run_checks(sim, observed, rows_of, len(items))
+    return found
+
+
+def _run_checks(sim: World_, observed: Observed, rows_of: dict[str, list[int]], rows: int) -> list[Violation]:
+    found: list[Violation] = []
+    process, name = observed.process, f"run {observed.process.index + 1}"
+    sent = [s for s in sim.network.sent if s.process == process.index]
+    if process.stop_iteration is not None:
+        late = [s for s in sent if s.method == "POST" and s.iteration > process.stop_iteration + 1]
+        if late:
+            found.append(
+                Violation(
+                    "sent_after_stop",
+                    f"{name} was stopped at {_when(sim, process)}; then sent request(s) "
+                    + ", ".join(f"#{s.number} at {s.at:.3f} s" for s in late),
+                )
+            )
+    kept = sum(sim.service.kept_by_request().get(s.number, 0) for s in sent)
+    spec = observed.spec
+    if spec.max_credits is not None:
+        limit = observed.credits_left if spec.max_credits == "auto" else spec.max_credits
+        if limit is not None and kept > limit:
+            found.append(
+                Violation(
+                    "over_max_credits",
+                    f"{name} kept {kept} credits, max_credits={spec.max_credits} ({limit})",
+                )
+            )
+    if observed.preview is not None and kept > observed.preview.credits_at_most:
+        found.append(
+            Violation(
+                "over_preview",
+                f"{name} kept {kept} credits, its preview said at most {observed.preview.credits_at_most}",
+            )
+        )
+    if observed.completed:
+        charged = sum(o.charged for o in observed.outcomes) - _blind(sim, observed, sent)
+        maybe = sum(o.maybe_charged for o in observed.outcomes)
+        if not charged <= kept <= charged + maybe:
+            found.append(
+                Violation(
+                    "credits_misreported",
+                    f"{name} reports {charged} charged and {maybe} maybe charged; the service kept {kept}",
+                )
+            )
+        indices = sorted(o.index for o in observed.outcomes)
+        if indices != list(range(rows)):
+            found.append(Violation("run_failed", f"{name} ended with outcomes for rows {indices}"))
+    stopped = spec.stop is not None and (spec.stop.kind != "kill" or process.dead)
+    # A run may refuse to start (the usage or the preview it needs could not be read):
+    # the user gets the error, and nothing was sent.
+    refused = isinstance(observed.raised, LeadEnrichError) and not any(s.method == "POST" for s in sent)
+    if (
+        not process.dead
+        and observed.raised is not None
+        and not refused
+        and not (stopped and isinstance(observed.raised, asyncio.CancelledError))
+    ):
+        found.append(Violation("run_failed", f"{name} raised {observed.raised!r}"))
+    if not stopped and not observed.completed and not process.dead and observed.raised is None:
+        found.append(Violation("run_failed", f"{name} did not end"))
+    if observed.errors:
+        found.append(Violation("run_failed", f"{name}: " + "; ".join(observed.errors)))
+    if not isinstance(observed.checkpoint, Resume):
+        found.append(Violation("unreadable_checkpoint", f"after {name}: {observed.checkpoint}"))
+        return found
+    records = {r.id: r for r in sim.service.records}
+    for key, lead in observed.checkpoint.done.items():
+        record = records.get(lead.id)
+        if record is None or (record.key != key and not lead.deduped):
+            found.append(
+                Violation(
+                    "checkpoint_disagrees",
+                    f"after {name}: rows {rows_of.get(key)} done with {lead.id}, which the service did not store for them",
+                )
+            )
+    for key, job_id in observed.checkpoint.jobs.items():
+        job = sim.service.jobs.get(job_id)
+        if job is None or job.key != key:
+            found.append(
+                Violation(
+                    "checkpoint_disagrees",
+                    f"after {name}: rows {rows_of.get(key)} have job {job_id}, not theirs",
+                )
+            )
+    return found
+
+
+def _blind(sim: World_, observed: Observed, sent: list[Sent]) -> int:
+    """The leads reported charged with a record stored before their request left, while
+    the run had seen no record of its own: the one misreport the plan cannot avoid. The
+    service's stamps are all it knows of the service's clock (this machine's may be off),
+    and until a record stored during the run shows it, an earlier record of the same lead
+    passes for the one a lost request would have stored (docs/reliability.md)."""
+    records = {r.id: r for r in sim.service.records}
+    first_sent: dict[str, float] = {}
+    for s in sent:
+        if s.key is not None:
+            first_sent.setdefault(s.key, s.at)
+    own = [
+        at
+        for at, o in zip(observed.times, observed.outcomes, strict=True)
+        if o.lead is not None and o.lead.id in records and records[o.lead.id].created >= observed.started
+    ]
+    blind = 0
+    for at, outcome in zip(observed.times, observed.outcomes, strict=True):
+        lead = outcome.lead
+        if not outcome.charged or lead is None or lead.id not in records:
+            continue
+        key = records[lead.id].key
+        stale = records[lead.id].created < first_sent.get(key, float("inf"))
+        seen_own = any(moment < at - _SEEN for moment in own)
+        blind += stale and not seen_own
+    return blind
+
+
+_SEEN = 5.0
+"""How long before a lead's outcome a record of the run's own must have reached it to
+count as seen by the lookup that settled the lead (which began a little earlier)."""
+
+
+def _when(sim: World_, process: object) -> str:
+    return f"loop iteration {getattr(process, 'stop_iteration', '?')}"

@@ -1,0 +1,329 @@
+"""A schedule: what one simulated world holds and what its user does, drawn from a seed.
+
+A schedule is plain data (the rows, the service's readings of the spec's open points,
+the runs with their options and stops, and the network's faults by request), so that it
+can be printed, shrunk part by part, and pinned in a regression test as it is.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field, replace
+from typing import Any, Literal
+
+from .service import SETTLE, ServiceSettings
+
+__all__ = ["Fault", "Row", "RunSpec", "Schedule", "Stop", "draw"]
+
+FaultKind = Literal[
+    "refused",  # no connection: nothing left the client (it retries)
+    "drop_before",  # the connection drops before the service takes the request in
+    "drop_after",  # the service did the work; the connection drops before the answer
+    "error_before",  # a 502 from a gateway, the request never reached the service
+    "error_after",  # a 502 from a gateway, after the service did the work
+    "cut_body",  # a 2xx whose body arrives cut short
+    "slow",  # the answer comes `seconds` late (past the read timeout, often)
+    "taken_late",  # the service takes the request in `seconds` late
+    "rate_limited",  # a per-key 429 with Retry-After `seconds`
+    "upstream_full",  # a platform 429
+]
+
+
+@dataclass(frozen=True)
+class Fault:
+    kind: FaultKind
+    seconds: float = 0.0
+
+    def __str__(self) -> str:
+        return f"{self.kind}({self.seconds:g} s)" if self.seconds else self.kind
+
+
+@dataclass(frozen=True)
+class Row:
+    """A row of the input: a lead, or (without a domain) one the SDK refuses."""
+
+    company: str
+    domain: str | None
+    email: str | None = None
+    name: str | None = None
+
+    def given(self) -> dict[str, Any]:
+        row: dict[str, Any] = {"company": self.company}
+        for name in ("domain", "email", "name"):
+            if (value := getattr(self, name)) is not None:
+                row[name] = value
+        return row
+
+    def __str__(self) -> str:
+        return " ".join(f"{k}={v}" for k, v in self.given().items())
+
+
+StopKind = Literal["break", "break_close", "cancel", "cancel_twice", "kill"]
+Trigger = Literal["start", "request", "loss"]
+
+
+@dataclass(frozen=True)
+class Stop:
+    """What the user does to a run: leave the loop after `outcomes` outcomes (`break`,
+    and with `async with` on the iterator, `break_close`), or, `at` seconds after the
+    run's start (or after its `count`-th request left, or its `count`-th enrichment's
+    answer was lost), cancel it (Ctrl-C; `cancel_twice`: again `again` seconds later) or
+    kill -9 the process."""
+
+    kind: StopKind
+    at: float = 0.0
+    outcomes: int = 1
+    again: float = 0.0
+    linger: float = 0.0
+    """After a `break`: how long the program goes on before it closes the client."""
+    trigger: Trigger = "start"
+    count: int = 1
+
+    def __str__(self) -> str:
+        if self.kind in ("break", "break_close"):
+            return f"{self.kind} after {self.outcomes} outcome(s), client closed {self.linger:g} s later"
+        when = (
+            f"{self.at:g} s after the start"
+            if self.trigger == "start"
+            else (
+                f"{self.at:g} s after its {_nth(self.count)} {'request left' if self.trigger == 'request' else 'lost answer'}"
+            )
+        )
+        if self.kind == "cancel_twice":
+            return f"cancel {when}, again {self.again:g} s later"
+        return f"{self.kind} {when}"
+
+
+def _nth(n: int) -> str:
+    return f"{n}{'st' if n == 1 else 'nd' if n == 2 else 'rd' if n == 3 else 'th'}"
+
+
+@dataclass(frozen=True)
+class RunSpec:
+    """One process running `enrich_iter` over the rows with the schedule's checkpoint."""
+
+    strategy: Literal["sync", "async"] = "sync"
+    concurrency: int = 5
+    max_credits: int | Literal["auto"] | None = None
+    read_timeout: float = 30.0
+    poll_interval: float | None = None
+    preview: bool = False
+    stop: Stop | None = None
+    gap: float = 0.0
+    """The world's time between the end of the previous run and the start of this one."""
+
+    def __str__(self) -> str:
+        parts = [f"strategy={self.strategy}", f"concurrency={self.concurrency}"]
+        if self.max_credits is not None:
+            parts.append(f"max_credits={self.max_credits}")
+        if self.read_timeout != 30.0:
+            parts.append(f"read timeout {self.read_timeout:g} s")
+        if self.poll_interval is not None:
+            parts.append(f"poll_interval={self.poll_interval:g}")
+        if self.preview:
+            parts.append("preview first")
+        if self.stop is not None:
+            parts.append(str(self.stop))
+        return ", ".join(parts)
+
+
+@dataclass(frozen=True)
+class Schedule:
+    seed: int
+    rows: tuple[Row, ...]
+    service: ServiceSettings
+    runs: tuple[RunSpec, ...]
+    faults: tuple[tuple[int, Fault], ...] = ()
+    """(n, fault): the n-th enrichment request (POST) any run lets leave meets the fault."""
+    read_faults: tuple[tuple[int, Fault], ...] = ()
+    """(n, fault): the n-th other request (a poll, a page, the usage) meets the fault."""
+    earlier: tuple[tuple[Row, float], ...] = ()
+    """Leads the account stored before the schedule, with their age in seconds."""
+    failing: frozenset[str] = field(default_factory=frozenset[str])
+    """Domains whose enrichment fails at the service (refunded)."""
+    client_wall_offset: float = 0.0
+    """How far this machine's wall clock is off the true date."""
+
+    def describe(self) -> list[str]:
+        lines = [f"service: {_settings(self.service)}"]
+        if self.client_wall_offset:
+            lines.append(f"this machine's wall clock is {self.client_wall_offset:+g} s off")
+        lines += [f"row {i}: {row}" for i, row in enumerate(self.rows)]
+        lines += [f"stored before: {row} ({age:g} s old)" for row, age in self.earlier]
+        if self.failing:
+            lines.append(f"enrichment fails for: {', '.join(sorted(self.failing))}")
+        lines += [f"run {i + 1} (after {run.gap:g} s): {run}" for i, run in enumerate(self.runs)]
+        lines += [f"enrichment request #{n}: {fault}" for n, fault in self.faults]
+        lines += [f"other request #{n}: {fault}" for n, fault in self.read_faults]
+        return lines
+
+
+def _settings(settings: ServiceSettings) -> str:
+    default = ServiceSettings()
+    changed = [
+        f"{name}={getattr(settings, name)!r}"
+        for name in settings.__dataclass_fields__
+        if getattr(settings, name) != getattr(default, name)
+    ]
+    return ", ".join(changed) or "the defaults"
+
+
+# Drawing a schedule from a seed.
+
+_KINDS: tuple[tuple[FaultKind, int], ...] = (
+    ("refused", 2),
+    ("drop_before", 3),
+    ("drop_after", 5),
+    ("error_before", 2),
+    ("error_after", 3),
+    ("cut_body", 3),
+    ("slow", 5),
+    ("taken_late", 4),
+    ("rate_limited", 2),
+    ("upstream_full", 2),
+)
+
+
+def draw(seed: int) -> Schedule:
+    rng = random.Random(seed)
+    rows = _rows(rng)
+    valid = [row for row in rows if row.domain is not None]
+    earlier: list[tuple[Row, float]] = []
+    for row in valid:
+        if rng.random() < 0.1:
+            # The account already has this contact (by email), or this very lead.
+            stored = replace(row, company=row.company + " Old") if row.email and rng.random() < 0.5 else row
+            earlier.append((stored, rng.choice((3600.0, 86400.0, rng.uniform(1.0, 600.0)))))
+    failing = frozenset(row.domain for row in valid if row.domain is not None and rng.random() < 0.08)
+    quota: int | None = rng.choice((None, 1000, 1000, 1000))
+    used = 0
+    if quota is not None and rng.random() < 0.2:
+        quota, used = 50, 50 - rng.randint(0, len(rows))
+    service = ServiceSettings(
+        job_admission=rng.choice(("queue", "queue", "upstream_full")),
+        list_order=rng.choice(("newest_first", "oldest_first")),
+        same_email_in_flight=rng.choice(("charge_both", "dedupe")),
+        dedupe_emails=rng.choice(("ignore_case", "exact")),
+        clock_offset=rng.choice((0.0, 0.0, -300.0, 300.0, rng.uniform(-7200.0, 7200.0))),
+        stamps=rng.choice(("utc", "utc", "offset", "naive_local", "whole_seconds", "none")),
+        quota=quota,
+        used=used,
+        sync_failure=rng.choice((502, 500, 503)),
+    )
+    if service.stamps in ("none", "naive_local"):
+        # Outside the model: with no stamps, or stamps with no offset and none of the
+        # run's own records to read the service's clock by, a lookup cannot tell a lead
+        # stored now from the same lead stored before, and takes the latest: a request
+        # that was never stored may then be reported charged with the earlier record
+        # (never paid twice, never a paid lead lost; docs/reliability.md).
+        earlier = [(row, age) for row, age in earlier if row not in rows]
+    runs: list[RunSpec] = []
+    for n in range(rng.choice((1, 1, 2, 2, 3))):
+        run = _run(rng, len(rows), first=n == 0)
+        if runs and rng.random() < 0.75:
+            # A rerun is most often the same command again, and a killed run is most
+            # often restarted at once (a supervisor, a retrying job queue).
+            run = replace(run, strategy=runs[-1].strategy)
+            if runs[-1].stop is not None and runs[-1].stop.kind == "kill":
+                run = replace(run, gap=0.0)
+        runs.append(run)
+    if rng.random() < 0.25:
+        runs = _crash_and_restart(rng, runs)
+    # Swarm testing: each schedule meets a few kinds of fault, often, rather than every
+    # kind now and then, so that the combinations that need two or three faults of one
+    # kind in a row come up.
+    kinds = rng.sample(_KINDS, rng.choice((1, 2, 3, len(_KINDS))))
+    rate = rng.choice((0.0, 0.05, 0.05, 0.15, 0.3, 0.5))
+    # The enrichment requests are what may charge: they meet faults more often than the
+    # polls and pages around them, which would otherwise be most of the faults.
+    faults = tuple((n, _fault(rng, kinds)) for n in range(40) if rng.random() < 2 * rate)
+    read_faults = tuple((n, _fault(rng, kinds)) for n in range(120) if rng.random() < rate / 2)
+    offset = rng.choice((0.0, 0.0, 0.0, rng.uniform(-600.0, 600.0)))
+    return Schedule(seed, rows, service, tuple(runs), faults, read_faults, tuple(earlier), failing, offset)
+
+
+def _crash_and_restart(rng: random.Random, runs: list[RunSpec]) -> list[RunSpec]:
+    """The story of a process killed in its first seconds (a deploy, an OOM kill, a laptop
+    closed) and started again at once with the same command: the leads it had just sent
+    are in flight, and may not even have reached the service yet."""
+    first = runs[0]
+    kill = Stop(
+        "kill",
+        at=rng.uniform(0.0, 10.0),
+        trigger=rng.choice(("start", "request")),
+        count=rng.randint(1, 3),
+    )
+    again = replace(runs[1] if len(runs) > 1 else first, strategy=first.strategy, stop=None, gap=0.0)
+    return [replace(first, stop=kill), again, *runs[2:]]
+
+
+def _rows(rng: random.Random) -> tuple[Row, ...]:
+    rows: list[Row] = []
+    for n in range(rng.choice((1, 2, 2, 3, 3, 4, 5, 6, 8, 10, 12))):
+        draw_ = rng.random()
+        if rows and draw_ < 0.1:
+            rows.append(rng.choice(rows))  # an identical row
+        elif rows and draw_ < 0.25 and any(r.email for r in rows):
+            first = rng.choice([r for r in rows if r.email])
+            email = first.email if rng.random() < 0.7 or first.email is None else first.email.upper()
+            rows.append(Row(f"Co{n}", f"co{n}.com", email, f"Person {n}"))  # another lead, the same email
+        elif draw_ < 0.3:
+            rows.append(Row(f"Co{n}", None))  # refused before sending: no domain
+        else:
+            email = f"p{n}@co{n}.com" if rng.random() < 0.6 else None
+            rows.append(Row(f"Co{n}", f"co{n}.com", email))
+    return tuple(rows)
+
+
+def _run(rng: random.Random, rows: int, *, first: bool) -> RunSpec:
+    stop: Stop | None = None
+    if rng.random() < 0.6:
+        kind: StopKind = rng.choice(
+            ("break", "break_close", "cancel", "cancel_twice", "kill", "kill", "kill")
+        )
+        # Stops timed from an event of the run (a request leaving, an answer lost) land
+        # in the windows that matter far more often than stops timed from its start.
+        trigger: Trigger = rng.choice(("start", "start", "request", "loss"))
+        stop = Stop(
+            kind,
+            at=rng.choice(
+                (
+                    rng.uniform(0.0, 2.0),
+                    rng.uniform(0.0, 5.0),
+                    rng.uniform(0.0, 60.0),
+                    rng.uniform(0.0, 300.0),
+                )
+            ),
+            outcomes=rng.randint(1, max(1, rows)),
+            again=rng.uniform(0.0, 30.0),
+            linger=rng.choice((0.0, rng.uniform(0.0, 120.0))),
+            trigger=trigger,
+            count=rng.randint(1, max(1, rows)),
+        )
+    max_credits: int | Literal["auto"] | None = None
+    if rng.random() < 0.25:
+        max_credits = rng.choice(("auto", rng.randint(0, rows)))
+    return RunSpec(
+        strategy=rng.choice(("sync", "async")),
+        concurrency=rng.choice((1, 2, 3, 5, 5, 5, 8, 10)),
+        max_credits=max_credits,
+        read_timeout=rng.choice((30.0, 30.0, 5.0, 10.0, 120.0)),
+        poll_interval=rng.choice((None, None, 1.0, 5.0)),
+        preview=rng.random() < 0.2,
+        stop=stop,
+        gap=0.0 if first else rng.choice((0.0, 0.0, rng.uniform(0.0, 120.0), rng.uniform(0.0, 3600.0))),
+    )
+
+
+def _fault(rng: random.Random, enabled: list[tuple[FaultKind, int]]) -> Fault:
+    kinds, weights = zip(*enabled, strict=False)
+    kind: FaultKind = rng.choices(kinds, weights)[0]
+    seconds = 0.0
+    if kind == "slow":
+        seconds = rng.choice((rng.uniform(1.0, 60.0), rng.uniform(60.0, 600.0)))
+    elif kind == "taken_late":
+        # Up to the longest the model takes to take a request in, often near it.
+        seconds = rng.choice((rng.uniform(1.0, SETTLE), rng.uniform(0.7 * SETTLE, SETTLE)))
+    elif kind == "rate_limited":
+        seconds = float(rng.randint(1, 60))
+    return Fault(kind, round(seconds, 3))
