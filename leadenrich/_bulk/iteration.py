@@ -62,7 +62,7 @@ class AsyncBulkIterator(AsyncIterator["BulkOutcome"]):
     latest, when the client is closed.
 
     Examples:
-        >>> async with client.leads.enrich_iter(rows, checkpoint="run.jsonl") as outcomes:  # doctest: +SKIP
+        >>> async with client.leads.enrich_iter(rows, checkpoint="run.jsonl") as outcomes:
         ...     async for outcome in outcomes:
         ...         if outcome.status == "failed":
         ...             break
@@ -90,7 +90,7 @@ class AsyncBulkIterator(AsyncIterator["BulkOutcome"]):
         """Start nothing more, and wait for the leads in flight to finish and be written down.
 
         Examples:
-            >>> await outcomes.aclose()  # doctest: +SKIP
+            >>> await outcomes.aclose()
         """
         try:
             await self._outcomes.aclose()

@@ -133,8 +133,9 @@ def _wait_options(command: argparse.ArgumentParser, what: str, wait_flag: bool =
         type=_positive_float,
         metavar="SECONDS",
         help=(
-            "with --wait: the shortest pause between polls (default: 1); a job started by this "
-            "command is polled by its age, anything else at growing pauses from this one"
+            "with --wait: the pause between polls, every one (default: the SDK's schedule: a "
+            "job started by this command is first looked at 1 s old, then by its age; "
+            "anything else at pauses growing from 1 s)"
         ),
     )
 

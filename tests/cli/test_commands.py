@@ -305,7 +305,12 @@ def test_help_quotes_the_sdks_defaults(run: Run) -> None:
     # The parser is standard library only (for a fast --help), so it repeats them.
     from leadenrich._cli._parser import build_parser
     from leadenrich._config import DEFAULT_MAX_RETRIES, DEFAULT_TIMEOUT, LONG_RUNNING_READ_TIMEOUT
-    from leadenrich._polling import DEFAULT_JOB_TIMEOUT, DEFAULT_LOOKUP_TIMEOUT, DEFAULT_POLL_INTERVAL
+    from leadenrich._polling import (
+        DEFAULT_JOB_TIMEOUT,
+        DEFAULT_LOOKUP_TIMEOUT,
+        DEFAULT_POLL_INTERVAL,
+        FIRST_LOOK,
+    )
 
     parser = build_parser()
     assert parser.parse_args(["jobs", "get", "j"]).wait_timeout == DEFAULT_JOB_TIMEOUT
@@ -315,7 +320,8 @@ def test_help_quotes_the_sdks_defaults(run: Run) -> None:
     assert f"gets at least {LONG_RUNNING_READ_TIMEOUT:g})" in text
     assert f"(default: {DEFAULT_MAX_RETRIES};" in text
     assert f"(default: {DEFAULT_JOB_TIMEOUT:g})" in text
-    assert f"the shortest pause between polls (default: {DEFAULT_POLL_INTERVAL:g})" in text
+    assert f"first looked at {FIRST_LOOK:g} s old" in text
+    assert f"pauses growing from {DEFAULT_POLL_INTERVAL:g} s" in text
 
 
 def test_version(run: Run) -> None:
