@@ -63,22 +63,25 @@ def stored(item: Item, lead_id: str) -> LeadOut:
     return LeadOut.model_validate(lead_out(lead_id, input=item.lead.model_dump(exclude_none=True)))
 
 
-def rerun_sending_a_job(tmp_path: Path, clock: ManualClock, *, lost: bool = True) -> tuple[Plan, Item]:
+def rerun_sending_a_job(tmp_path: Path, clock: ManualClock) -> tuple[Plan, Item]:
     """A rerun of Co0, which an earlier run sent as a job and lost the answer of (a
-    dropped connection: taken in by then, if ever) or, without `lost`, ended with it in
-    flight; and Co1, which the rerun sends now as a job (created, not ended yet)."""
+    dropped connection: taken in by then, if ever), and Co1, which the rerun sends now as
+    a job (created, not ended yet)."""
     items = read_items(ROWS[:2])
-    lines = [started(items[0], as_job=True)]
-    if lost:
-        lines.append({"event": "lost", "key": items[0].key, "unanswered": 0.0, "at": at()})
-    resume = earlier_run(tmp_path / "run.jsonl", *lines).load()
+    lost = {"event": "lost", "key": items[0].key, "unanswered": 0.0, "at": at()}
+    resume = earlier_run(tmp_path / "run.jsonl", started(items[0], as_job=True), lost).load()
     plan = Plan(items, resume, None, None, clock, jobs=True)
+    return plan, send_job(plan, 1)
+
+
+def send_job(plan: Plan, index: int) -> Item:
+    """The plan's next task, a Send of row `index`, sent as a job (created, not ended)."""
     send = plan.next()
     assert isinstance(send, Send)
-    assert send.item.index == 1
+    assert send.item.index == index
     plan.sending(send.item)
-    plan.job_created(send.item, "job_1")
-    return plan, send.item
+    plan.job_created(send.item, f"job_{index}")
+    return send.item
 
 
 def test_an_earlier_runs_job_not_stored_is_not_sent_again_when_no_job_shows_the_queue_moved(
@@ -187,22 +190,18 @@ def test_only_a_job_that_left_after_the_lost_one_was_taken_in_proves_the_queue_m
     items = read_items(ROWS[:3])
     resume = earlier_run(tmp_path / "run.jsonl", started(items[0], as_job=True)).load()
     plan = Plan(items, resume, None, None, clock, jobs=True)
-    co1 = plan.next()
-    assert isinstance(co1, Send)
-    assert co1.item.index == 1
-    plan.sending(co1.item)
-    plan.job_created(co1.item, "job_1")
+    co1 = send_job(plan, 1)
     assert plan.next() is None, "the last lead left before Co0's request must have been taken in"
     assert plan.idle() == INTAKE
     clock.advance(20.0)
-    plan.succeeded(co1.item, LeadOut.model_validate(lead_out("ld_1")))
+    plan.succeeded(co1, LeadOut.model_validate(lead_out("ld_1")))
     clock.advance(INTAKE - 20.0)
     look = plan.next()
     assert isinstance(look, Lookup)
     co2 = plan.next()
     assert isinstance(co2, Send)
-    assert co2.item.index == 2
     plan.sending(co2.item)
+    # Co2's request is on its way, its job not created yet: it may still prove the queue moved.
     assert plan.looked_up(look, plan.scan(look), None) == [], "given up while Co2 was on its way"
     plan.job_created(co2.item, "job_2")
     clock.advance(30.0)
