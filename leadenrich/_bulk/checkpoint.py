@@ -115,7 +115,7 @@ class Checkpoint:
 
             journal = CheckpointFile(Path(path))
         self.journal = journal
-        self.clock = ServiceClock()
+        self.clock: ServiceClock = ServiceClock()
         """The clock whose dates the lines carry: the run's, once a run takes the checkpoint."""
 
     @property

@@ -23,14 +23,14 @@ class CheckpointFile:
 
     def __init__(self, path: Path) -> None:
         self.path = path
-        self.name = str(path)
+        self.name: str = str(path)
         self._cond = threading.Condition()
         self._queue: list[tuple[str, Future[None]]] = []
         self._writer: threading.Thread | None = None
         self._closing = False
         self._file: TextIO | None = None
         self.failure: LeadEnrichError | None = None
-        self.syncs = 0
+        self.syncs: int = 0
         """How many times the file was synced to disk (each sync covers a batch of lines)."""
 
     def read(self) -> bytes:

@@ -79,7 +79,7 @@ class Scan:
         self._newest_first = True
         self._previous: datetime | None = None
         self._retries = 0
-        self.pages = 0
+        self.pages: int = 0
         self._candidates: dict[str, list[LeadOut]] = {}
         """Per wanted lead, the unclaimed records with its input, as read."""
 

@@ -156,7 +156,7 @@ class Plan:
         self._copies: dict[int, list[Item]] = {}
         self._jobs: dict[str, str] = {}
         self._settling = Settling(clock, service, jobs)
-        self.service_time = ServiceTime(clock.scale)
+        self.service_time: ServiceTime = ServiceTime(clock.scale)
         """The service's clock, as the stamps of its answers tell it."""
         self._sent: dict[str, float] = {}
         """When each lead's request first set out (before any wait for a slot or the pacer)."""

@@ -133,7 +133,12 @@ class Runs:
                 stored.tier = tier
                 return stored.out()
             lead = StoredLead(
-                run.lead_id, run.caller.user, run.lead, _content.enrichment_for(run.lead), tier, stamp(self._settings)
+                run.lead_id,
+                run.caller.user,
+                run.lead,
+                _content.enrichment_for(run.lead),
+                tier,
+                stamp(self._settings),
             )
             if not run.refresh:
                 # A lead deleted while it was being re-enriched stays deleted.
