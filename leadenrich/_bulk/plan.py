@@ -372,10 +372,10 @@ class Plan:
         polling (the job id on disk), or None."""
         with self._lock:
             self._jobs[item.key] = job_id
-            left = self._sent.get(item.key)
-        # Counted from when its request left, as the lost ones it is compared with are at
-        # the latest: a loaded machine that answers the one late does not make the other
-        # look younger than it is.
+            left = self._left.get(item.key, self._sent.get(item.key))
+        # Counted from when the request that made it left (taken in no sooner), as the lost
+        # ones it is compared with are: a loaded machine that answers the one late does
+        # not make the other look younger than it is.
         self._settling.job_created(item.key, left if left is not None else self._clock.now())
         return self._checkpoint.job(item.key, job_id) if self._checkpoint is not None else None
 

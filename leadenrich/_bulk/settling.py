@@ -5,10 +5,10 @@ tests/simulation holds the plan to it):
 
 - A request that reached the service is taken in within `intake` seconds of leaving
   this machine (or within as long as the client waited for its answer, if longer), or
-  never. Only a request the client stopped waiting for (a read
-  timeout, or a run that ended without an answer) can still be waiting to be taken in:
-  an answer of any kind (a 5xx, a body cut short) or a dropped connection comes from a
-  request taken in already, or never to be.
+  never. Only a request the client stopped waiting for (a read timeout, or a run that
+  ended without an answer) can still be waiting to be taken in: an answer of any kind
+  (a 5xx, a body cut short) or a dropped connection comes from a request taken in
+  already, or never to be.
 - An enrichment runs at most `settle` seconds once it starts (a sync one ~90 s): a sync
   request taken in is stored, if ever, `settle` seconds later.
 - A job waits in the service's queue for a slot, the oldest first, for as long as the
@@ -68,7 +68,7 @@ class Parked:
 
     item: Item
     sent: float
-    """When its request may first have left: a record stored before is not its own."""
+    """When its request left, at the earliest: a record stored before is not its own."""
     reached: float
     """When its request most likely reached the service (as it left, for one that timed out)."""
     intake_by: float
