@@ -113,6 +113,13 @@ def connection_error(exc: httpx.RequestError, request: httpx.Request) -> APIConn
     )
 
 
+def received(call: Call[Any], response: httpx.Response, options: ClientOptions) -> httpx.Response:
+    """The response to `call` when its status is a success; its typed error otherwise."""
+    if call.on_date is not None and (date := response.headers.get("date")) is not None:
+        call.on_date(date)
+    return check_status(response, options)
+
+
 def check_status(response: httpx.Response, options: ClientOptions) -> httpx.Response:
     """The response when its status is a success; its typed error otherwise."""
     if logger.isEnabledFor(logging.INFO):
@@ -408,7 +415,7 @@ class SyncAPIClient(_BaseClient[httpx.Client]):
             response = self._http.send(request)
         except httpx.RequestError as exc:
             raise connection_error(exc, request) from exc
-        return check_status(response, self._options)
+        return received(call, response, self._options)
 
     def _retry(
         self, call: Call[Any], first: LeadEnrichError, deadline: Deadline | None
@@ -509,7 +516,7 @@ class AsyncAPIClient(_BaseClient[httpx.AsyncClient]):
             response = await http.send(request)
         except httpx.RequestError as exc:
             raise connection_error(exc, request) from exc
-        return check_status(response, self._options)
+        return received(call, response, self._options)
 
     async def _retry(
         self, call: Call[Any], first: LeadEnrichError, deadline: Deadline | None

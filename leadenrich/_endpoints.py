@@ -82,6 +82,9 @@ class Call(Generic[T]):
     # Called when the request is about to leave, after any wait for a slot, the pacer or a
     # back-off: a bulk run that stopped meanwhile raises here, so nothing leaves after a stop.
     before_send: Callable[[], None] | None = None
+    # Told the `Date` header of each answer: the service's clock now, as its front end
+    # tells it, which a bulk run reads the stamps of its records by.
+    on_date: Callable[[str], None] | None = None
 
     @property
     def idempotent(self) -> bool:

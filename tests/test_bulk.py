@@ -261,11 +261,11 @@ async def test_started_but_unfinished_leads_are_looked_up_before_resending(
     assert [lead["company"] for lead in service.sent] == ["Co0", "Co1"]
 
 
-async def test_a_rerun_counts_its_wait_from_the_lost_answer_not_the_start(
+async def test_a_rerun_gives_a_lost_answer_a_settle_window_however_old_its_start(
     client: Any, service: FakeEnrich, tmp_path: Path, sleeps: list[float], clock: ManualClock
 ) -> None:
-    # Co0 started long ago but its request went out late (slots, 429s): the failure,
-    # written moments ago, is the latest it can have reached the service.
+    # Co0 started long ago but its request went out late (slots, 429s): its answer was
+    # lost as late as the earlier run ended, and the service may still be enriching it.
     path = tmp_path / "run.jsonl"
     await call(client.leads.enrich_many(ROWS[:1], checkpoint=path, progress=False))
     lines = [json.loads(line) for line in path.read_text().splitlines()]
@@ -295,10 +295,12 @@ async def test_an_old_start_without_an_answer_is_looked_up_once_it_was_taken_in_
     assert sleeps == [200.0]
 
 
-async def test_an_old_lost_answer_is_looked_up_at_once(
+async def test_an_old_lost_answer_is_looked_up_a_settle_window_after_the_rerun_began(
     client: Any, service: FakeEnrich, tmp_path: Path, sleeps: list[float], clock: ManualClock
 ) -> None:
-    # The loss was seen after the request left: long ago, so the service is done with it.
+    # The checkpoint dates the loss long ago, but by this machine's clock, which may have
+    # stepped since (or be another machine's): the rerun times nothing by it, and gives
+    # the lead a settle window from its own start.
     path = tmp_path / "run.jsonl"
     await call(client.leads.enrich_many(ROWS[:1], checkpoint=path, progress=False))
     started = next(json.loads(line) for line in path.read_text().splitlines() if '"started"' in line)
@@ -307,7 +309,7 @@ async def test_an_old_lost_answer_is_looked_up_at_once(
     path.write_text(json.dumps({**started, "at": old}) + "\n" + json.dumps(lost) + "\n")
     result = await call(client.leads.enrich_many(ROWS[:1], checkpoint=path, progress=False))
     assert result.outcomes[0].resumed
-    assert sleeps == []
+    assert sleeps == [100.0]
 
 
 async def test_leads_that_cannot_be_looked_up_are_not_sent_again(

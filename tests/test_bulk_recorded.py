@@ -352,13 +352,16 @@ async def test_a_lost_answer_is_parked_and_the_worker_moves_on(kind: str) -> Non
     assert result.credits_spent == server.state.charged("enrichment") == 4
 
 
-async def test_a_sync_enrichment_that_timed_out_is_looked_up_at_once(kind: str) -> None:
+async def test_a_sync_enrichment_that_timed_out_is_taken_once_nothing_older_can_pass_for_it(
+    kind: str,
+) -> None:
     # The client waited its whole read timeout (a settle window) for an answer that never
-    # began: the service is done with the lead, so it is looked up before the next lead
-    # is sent, not a settle window after the timeout. The read timeout is the service's
-    # 100 s on its clock (0.2 s), the slow answer a second late, and the enrichment 1 s
-    # (2 ms): stored long before the look, even on a machine too busy to run the fake
-    # on time (at 20-40 s, 40-80 ms, a loaded run once missed it).
+    # began: looked up at once, the lead's record is there, but the run has made no record
+    # of its own to read the service's clock by, so nothing shows it is not an earlier
+    # record of the same lead while its own is still being enriched (taken in late). It is
+    # taken once the service must be done with the lead, and the other lead goes first;
+    # it is charged once, and not sent again. The read timeout is the service's 100 s on
+    # its clock (0.2 s), the slow answer a second late, and the enrichment 1 s (2 ms).
     with FakeServer(time_scale=SCALE, enrichment_seconds=(1.0, 1.0)) as server:
         server.fail_next("POST", ENRICH, "slow")
         client = make_client(kind, server, timeout=httpx.Timeout(5.0, read=server.clock.real_seconds(100)))
@@ -368,7 +371,7 @@ async def test_a_sync_enrichment_that_timed_out_is_looked_up_at_once(kind: str) 
         )
         await close(client)
     assert [f.kind for f in server.state.faults()] == ["slow"]
-    assert order == [0, 1], "the lead whose answer timed out waited a settle window more"
+    assert order == [1, 0], "a record nothing proved the lead's own was taken before the service was done"
     lost = result.outcomes[0]
     assert (lost.status, lost.charged, lost.maybe_charged) == ("enriched", True, False)
     assert posts(server) == 2

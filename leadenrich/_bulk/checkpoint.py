@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 from .. import _lazy_models
 from .._clock import ServiceClock, wall_time
 from .._errors import LeadEnrichError
+from .service_time import same_kind
 
 if TYPE_CHECKING:
     from .._models import LeadIn, LeadOut
@@ -56,6 +57,10 @@ class Unanswered:
     unanswered: float = 0.0
     """Real seconds its request went unanswered before the client gave up on it (a read
     timeout): the service may have taken it in that much after the loss."""
+    after: datetime | None = None
+    """The latest stamp of a record the runs had received when it last started: its own
+    record, stored after its request left, is no older (a stamp of the service's, so it
+    compares with the service's stamps, where this machine's dates cannot)."""
 
 
 @dataclass
@@ -68,6 +73,8 @@ class Resume:
     """Keys of leads whose job was created but not seen to its end, with the job's id."""
     uncertain: dict[str, Unanswered] = field(default_factory=dict[str, Unanswered])
     """Keys of leads that started but whose answer was lost or never came."""
+    stored: datetime | None = None
+    """The latest stamp of a record the runs received, as far as the file has been read."""
 
 
 def _lost(resume: Resume, key: str, entry: Any, unanswered: float) -> None:
@@ -146,7 +153,9 @@ class Checkpoint:
             return
         if event == "started":
             # Sent again: an earlier loss says nothing of when this request reached the service.
-            resume.uncertain[key] = Unanswered(datetime.fromisoformat(entry["at"]), entry.get("as_job"))
+            resume.uncertain[key] = Unanswered(
+                datetime.fromisoformat(entry["at"]), entry.get("as_job"), after=resume.stored
+            )
         elif event == "job":
             resume.jobs[key] = str(entry["job_id"])
         elif event == "lost":
@@ -158,9 +167,12 @@ class Checkpoint:
     def _apply_finished(key: str, entry: Any, resume: Resume) -> None:
         if entry.get("lead") is not None:
             try:
-                resume.done[key] = _lazy_models.LeadOut.model_validate(entry["lead"])
+                lead = resume.done[key] = _lazy_models.LeadOut.model_validate(entry["lead"])
             except _lazy_models.ValidationError:
                 return
+            stamp, latest = lead.created_at, resume.stored
+            if stamp is not None and (latest is None or (same_kind(stamp, latest) and stamp > latest)):
+                resume.stored = stamp
         elif entry.get("maybe_charged"):
             if key in resume.uncertain:
                 _lost(resume, key, entry, resume.uncertain[key].unanswered)

@@ -1,15 +1,16 @@
 """Finding the stored records of leads whose answer was lost, whatever the listing's order.
 
-The spec says neither in which order `GET /leads` lists an account's leads nor how
-many it keeps, so a lookup assumes only this: each record carries its input and,
-usually, `created_at`. A lead's record is one with its input that no other lead of the
-run has as its own and that was not stored before the lead's request left, as the
-service's own clock tells (service_time.py): this machine's clock is never compared
-with the service's stamps. A lookup reads page after page until the listing ends, or
-stops early once the pages have come newest first and have either gone past the moment
-the earliest wanted lead was sent or shown every wanted lead.
+The spec says neither in which order `GET /leads` lists an account's leads nor how many
+it keeps, so a lookup assumes only this: each record carries its input and, usually,
+`created_at`. A lead's candidates are the records with its input that no other lead of
+the run has as its own; which of them is the lead's own is read on the service's clock,
+as its stamps tell it (service_time.py), never by this machine's clock. A lookup reads
+page after page until the listing ends, or stops early once the pages have come newest
+first and have either shown every wanted lead or gone past the moment the earliest
+wanted lead left.
 
-Pure decisions: the runners fetch the pages and sleep between retries.
+Pure decisions: the runners fetch the pages and sleep between retries; the plan decides
+what a lead's candidates settle.
 """
 
 from __future__ import annotations
@@ -35,7 +36,7 @@ if TYPE_CHECKING:
 
     from .._models import LeadOut, LeadPage
 
-__all__ = ["PAGE_SIZE", "Found", "Scan"]
+__all__ = ["PAGE_SIZE", "Found", "Scan", "Wanted"]
 
 PAGE_SIZE = 100
 # A page that could not be read (a dropped connection, a 5xx, a 429, a broken 2xx) is
@@ -46,26 +47,43 @@ _BACKOFF = 0.5
 
 
 @dataclass(frozen=True)
-class Found:
-    """A wanted lead's record, as a lookup found it."""
+class Wanted:
+    """A lead a lookup looks for."""
 
-    lead: LeadOut
-    proven: bool
-    """Shown stored after the lead's request left; else it may be an earlier record of
-    the same lead, taken only at the lead's last lookup."""
+    left: float
+    """When its request left at the latest, on the run's clock: what the run created by
+    requests that left later is stored after it."""
+    floor: float | None
+    """When its request left at the earliest, if this run sent it: a record the service's
+    clock reads as older is not its own."""
+    after: datetime | None = None
+    """For an earlier run's lead: a record stored before this one is not its own."""
+
+
+@dataclass(frozen=True)
+class Found:
+    """A wanted lead's candidates, as a lookup found them (each the latest of its kind)."""
+
+    proven: LeadOut | None
+    """Shown stored after the lead's request left: its own."""
+    latest: LeadOut
+    """The latest candidate: the lead's own once its own, if any, must be stored."""
+    unread: LeadOut | None
+    """The latest candidate the service's stamps do not read as older than the lead."""
+    undated: LeadOut | None
+    """The latest candidate neither the stamps nor the `Date` headers read as older."""
 
 
 class Scan:
     """One lookup: which leads are wanted, what was found, what to read next.
 
-    `wanted` maps each lead's key to when its request may first have left, on the run's
-    clock; `now` reads that clock; `time` is what the service's stamps taught the run of
-    the service's clock, and learns from every page.
+    `now` reads the run's clock; `time` is what the service's stamps taught the run of the
+    service's clock, and learns from every page.
     """
 
     def __init__(
         self,
-        wanted: dict[str, float],
+        wanted: dict[str, Wanted],
         time: ServiceTime,
         now: Callable[[], float],
         claimed: Iterable[str] = (),
@@ -74,7 +92,9 @@ class Scan:
         self._time = time
         self._now = now
         self._claimed = set(claimed)
-        self._earliest = min(wanted.values(), default=0.0)
+        # Past the earliest floor nothing older can be a wanted lead's, when this run knows it.
+        floors = [want.floor for want in wanted.values() if want.floor is not None]
+        self._earliest = min(floors) if len(floors) == len(wanted) else None
         self._skip: int | None = 0
         self._newest_first = True
         self._previous: datetime | None = None
@@ -110,7 +130,11 @@ class Scan:
             ):
                 self._newest_first = False
             self._previous = created or previous
-            passed = created is not None and self._time.before(created, self._earliest)
+            passed = (
+                created is not None
+                and self._earliest is not None
+                and self._time.before(created, self._earliest)
+            )
         self._skip = next_skip(page, PAGE_SIZE, self._skip)
         if self._newest_first and passed:
             # Newest first and past the earliest send: what follows is older still.
@@ -118,19 +142,17 @@ class Scan:
 
     @property
     def found(self) -> dict[str, Found]:
-        """Each wanted lead's record: the latest of the candidates not shown stored before
-        its request left; proven when the service's clock is known closely enough to show
-        it (a record of the run's own was seen), undecided otherwise."""
+        """Each wanted lead's candidates, by what the service's stamps tell of them."""
         found: dict[str, Found] = {}
         time = self._time
         for key, leads in self._candidates.items():
-            sent = self._wanted[key]
-            possible = [
-                lead for lead in leads if lead.created_at is None or not time.before(lead.created_at, sent)
-            ]
-            if possible:
-                lead = max(possible, key=_stored_order)
-                found[key] = Found(lead, proven=lead.created_at is not None and time.close(lead.created_at))
+            want = self._wanted[key]
+            proven = [lead for lead in leads if time.after(lead.created_at, want.left)]
+            unread = [lead for lead in leads if not _older(time, lead, want)]
+            undated = [lead for lead in unread if not _older(time, lead, want, dated=True)]
+            found[key] = Found(
+                _latest(proven), max(leads, key=_stored_order), _latest(unread), _latest(undated)
+            )
         return found
 
     def retry(self, error: LeadEnrichError) -> float | None:
@@ -143,6 +165,22 @@ class Scan:
             return error.retry_after
         ceiling = _BACKOFF * 2 ** (self._retries - 1)
         return random.uniform(ceiling / 2, ceiling)
+
+
+def _older(time: ServiceTime, lead: LeadOut, want: Wanted, *, dated: bool = False) -> bool:
+    """Whether `lead` reads as stored before the wanted lead's request left (with `dated`,
+    by the `Date` headers too)."""
+    created = lead.created_at
+    if created is None:
+        return False
+    if want.floor is not None:
+        return time.before(created, want.floor, dated=dated)
+    return want.after is not None and time.older(created, want.after)
+
+
+def _latest(leads: list[LeadOut]) -> LeadOut | None:
+    """The last stored of `leads` by their stamps (undated ones count as the oldest)."""
+    return max(leads, key=_stored_order, default=None)
 
 
 def _stored_order(lead: LeadOut) -> tuple[bool, float]:

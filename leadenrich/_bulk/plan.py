@@ -25,7 +25,7 @@ from concurrent.futures import Future
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Literal
 
-from .._clock import ServiceClock, wall_time
+from .._clock import ServiceClock
 from .._errors import (
     APIConnectionError,
     APIResponseValidationError,
@@ -41,7 +41,7 @@ from .._errors import (
 from .._polling import lead_of
 from .checkpoint import Checkpoint, Resume
 from .inputs import Item
-from .lookup import Found, Scan
+from .lookup import Scan, Wanted
 from .results import BulkOutcome
 from .service_time import ServiceTime
 from .settling import SERVICE, Parked, ServiceTimes, Settling
@@ -73,6 +73,11 @@ _RATE_LIMITED_ROUNDS = 10
 # passing fault, or a wait that ran out (the job is paid for; a rerun would poll it too).
 _PASSING = (APIConnectionError, InternalServerError, APIResponseValidationError, PollTimeoutError)
 _POLL_TRIES = 3
+# A lost job whose record a lookup finds but cannot prove its own is looked at this many
+# times, a settle window apart and then twice as far each time (about 10 minutes in all),
+# before the latest such record is taken: the one found may be an earlier record of the
+# same lead while its own still waits in the queue.
+_UNPROVEN_LOOKS = 4
 # A pause (a 429's, a lookup's retry) checks this often whether the run was stopped.
 _PAUSE_STEP = 1.0
 
@@ -175,7 +180,7 @@ class Plan:
         self._read(items, resume)
 
     def _read(self, items: list[Item], resume: Resume) -> None:
-        wall, now = wall_time(self._clock), self._clock.now()
+        now = self._clock.now()
         for item in items:
             if item.invalid is not None:
                 self.ready.append(BulkOutcome(item.index, item.given, "failed", error=item.invalid))
@@ -189,7 +194,7 @@ class Plan:
                 self._jobs[item.key] = resume.jobs[item.key]
                 self._polls.append(Poll(item, resume.jobs[item.key]))
             elif item.key in resume.uncertain:
-                parked = self._settling.left_earlier(item, resume.uncertain[item.key], wall, now)
+                parked = self._settling.left_earlier(item, resume.uncertain[item.key])
                 self._parked.append(parked)
                 if parked.as_job:
                     self._unproven[item.key] = parked.intake_by
@@ -372,11 +377,10 @@ class Plan:
         polling (the job id on disk), or None."""
         with self._lock:
             self._jobs[item.key] = job_id
-            left = self._left.get(item.key, self._sent.get(item.key))
         # Counted from when the request that made it left (taken in no sooner), as the lost
         # ones it is compared with are: a loaded machine that answers the one late does
         # not make the other look younger than it is.
-        self._settling.job_created(item.key, left if left is not None else self._clock.now())
+        self._settling.job_created(item.key, self._left_at(item))
         return self._checkpoint.job(item.key, job_id) if self._checkpoint is not None else None
 
     # Answers.
@@ -386,7 +390,9 @@ class Plan:
         with self._lock:
             self._reserved -= 1
             self._spent += int(charged)
-        return self._done(item, lead, charged=charged, resumed=False, made=charged)
+        return self._done(
+            item, lead, charged=charged, resumed=False, made=self._left_at(item) if charged else None
+        )
 
     def failed(self, item: Item, error: LeadEnrichError) -> Step:
         """What the failure of a sent lead leads to."""
@@ -397,8 +403,7 @@ class Plan:
             self._reserved -= 1
             job_id = self._jobs.get(item.key)
             if job_id is None and is_ambiguous(error):
-                left = self._left.get(item.key, self._sent[item.key])
-                parked = self._settling.lost_now(item, left, error)
+                parked = self._settling.lost_now(item, self._left.get(item.key, self._sent[item.key]), error)
                 self._maybe += 1
                 self._parked.append(parked)
         if parked is not None:
@@ -474,7 +479,8 @@ class Plan:
                 with self._lock:
                     self._maybe -= int(poll.fresh)
                     self._spent += int(charged)
-                return self._done(item, lead, charged=charged, resumed=not poll.fresh, made=charged)
+                made = self._left_at(item) if charged else None
+                return self._done(item, lead, charged=charged, resumed=not poll.fresh, made=made)
         assert error is not None
         if isinstance(error, _PASSING) and poll.tries < _POLL_TRIES:
             with self._lock:
@@ -500,7 +506,7 @@ class Plan:
 
     def scan(self, lookup: Lookup) -> Scan:
         """What a lookup reads the listing for: each parked lead's record."""
-        wanted = {parked.item.key: parked.sent for parked in lookup.parked}
+        wanted = {p.item.key: Wanted(p.left, p.floor, p.after) for p in lookup.parked}
         with self._lock:
             claimed = list(self.claimed)
         return Scan(wanted, self.service_time, self._clock.now, claimed)
@@ -514,24 +520,42 @@ class Plan:
         for parked in lookup.parked:
             item, hit = parked.item, found.get(parked.item.key)
             fresh = parked.error is not None
+            final = self._settling.final(parked, lookup.began)
             settled = True
-            if hit is not None and hit.proven:
-                outcomes += self._adopt(parked, hit)
+            if hit is not None and hit.proven is not None:
+                outcomes += self._adopt(parked, hit.proven, proven=True)
             elif error is not None:
                 why = LeadEnrichError(
                     "not sent again: it was sent without an answer, and the stored leads could not "
                     f"be checked for it ({error}); run again to look once more"
                 )
                 outcomes += self._with_copies([self._maybe_charged(item, parked.error or why, None)])
-            elif (due := self._settling.look_again(parked, lookup.began, self._more_jobs())) is not None:
+            elif final and hit is not None and (pick := hit.unread if fresh else hit.latest) is not None:
+                # The lead's own record, if it has one, is stored by now: the latest of the
+                # lead's is it (an earlier record only if its own never was).
+                outcomes += self._adopt(parked, pick, proven=False)
+            elif final and not fresh:
+                # An earlier run's, not stored once the service was done with it (a sync
+                # enrichment) or the queue moved past it (a job): never charged, sent now.
+                with self._lock:
+                    self._pending.appendleft(item)
+            elif not final and (due := self._settling.look_again(parked, lookup.began, self._more_jobs())):
                 settled = False
                 with self._lock:
                     self._parked.append(replace(parked, due=due, looks=parked.looks + 1))
-            elif hit is not None:
-                # The last look: the latest record of the lead (its own, if it was stored;
-                # an earlier one only if not, see service_time.py).
-                outcomes += self._adopt(parked, hit)
-            elif fresh or not self._settling.final(parked, lookup.began):
+            elif not final and hit is not None and (pick := hit.undated) is not None and self._close(pick):
+                if parked.looks < _UNPROVEN_LOOKS:
+                    # An earlier record of the lead may stand in for its own, still queued:
+                    # looked at again, further apart, before the latest is taken.
+                    settled = False
+                    due = lookup.began + self._service.settle * 2 ** (parked.looks - 1)
+                    with self._lock:
+                        self._parked.append(replace(parked, due=due, looks=parked.looks + 1))
+                else:
+                    # A job's last look, with the service's clock known closely: the latest
+                    # record of the lead not older than its request.
+                    outcomes += self._adopt(parked, pick, proven=False)
+            else:
                 # Within this run; or an earlier run's job that may still wait in the queue,
                 # so that not being stored yet proves nothing: not sent again.
                 why = LeadEnrichError(
@@ -540,11 +564,6 @@ class Plan:
                     "past it; the next run looks for it again"
                 )
                 outcomes += self._with_copies([self._maybe_charged(item, parked.error or why, None)])
-            else:
-                # An earlier run's sync enrichment, not stored once the service was done:
-                # never charged, so it is sent now.
-                with self._lock:
-                    self._pending.appendleft(item)
             if settled:
                 with self._lock:
                     self._unproven.pop(item.key, None)
@@ -552,14 +571,37 @@ class Plan:
             self._pending = deque(sorted(self._pending, key=lambda item: item.index))
         return outcomes
 
-    def _adopt(self, parked: Parked, hit: Found) -> list[BulkOutcome]:
+    def _left_at(self, item: Item) -> float:
+        """When the lead's request last left (the attempts before were refused or never sent)."""
+        with self._lock:
+            return self._left.get(item.key, self._sent.get(item.key, self._clock.now()))
+
+    def service_date(self, header: str) -> None:
+        """An answer's `Date` header: the service's clock now, as its front end tells it."""
+        self.service_time.observe_date(header, self._clock.now())
+
+    def job_seen(self, item: Item, job: JobOut) -> None:
+        """A poll of the job this run created for the lead: its stamp is of this run's making."""
+        self.service_time.made(job.created_at, self._left_at(item), self._clock.now())
+
+    def _close(self, lead: LeadOut) -> bool:
+        """Whether `lead` may be taken for a lost lead's own at its last look: when its
+        stamp has an offset, once the service's clock is known closely (a `Date` header,
+        a record of the run's making) and the record passed the bound. A stamp with no
+        offset, or none, leaves nothing better to go on than the latest record: it is
+        taken (it may be an earlier record of the same lead, docs/reliability.md)."""
+        created = lead.created_at
+        return created is None or created.tzinfo is None or self.service_time.close(created)
+
+    def _adopt(self, parked: Parked, lead: LeadOut, *, proven: bool) -> list[BulkOutcome]:
         """A parked lead's record, found: charged to this run when this run lost its answer."""
-        lead, fresh = hit.lead, parked.error is not None
+        fresh = parked.error is not None
         charged = fresh and not lead.deduped
         with self._lock:
             self._maybe -= int(fresh)
             self._spent += int(charged)
-        return self._done(parked.item, lead, charged=charged, resumed=not fresh, made=charged and hit.proven)
+        made = parked.left if charged and proven else None
+        return self._done(parked.item, lead, charged=charged, resumed=not fresh, made=made)
 
     def _more_jobs(self) -> bool:
         """Whether this run still creates jobs: leads on their way to the service, or
@@ -568,12 +610,13 @@ class Plan:
             return self._as_jobs and (self._reserved > 0 or (bool(self._pending) and not self._over_budget()))
 
     def _done(
-        self, item: Item, lead: LeadOut, *, charged: bool, resumed: bool, made: bool = False
+        self, item: Item, lead: LeadOut, *, charged: bool, resumed: bool, made: float | None = None
     ) -> list[BulkOutcome]:
-        """`made`: the record is one this run's request for the lead created."""
+        """`made`: when the request of this run that created the record left (None when
+        the record is not of this run's making)."""
         now = self._clock.now()
-        if made:
-            self.service_time.created(lead.created_at, now)
+        if made is not None:
+            self.service_time.made(lead.created_at, made, now)
         else:
             self.service_time.observe(lead.created_at, now)
         with self._lock:
@@ -586,11 +629,10 @@ class Plan:
         return self._with_copies([outcome])
 
     def _record(self, item: Item, outcome: BulkOutcome, *, maybe_charged: bool) -> None:
-        lead, error = outcome.lead, outcome.error
-        # A job that ran went through the service's queue: a result not deduped, or a
-        # failed enrichment.
-        ran = (lead is not None and not lead.deduped) or isinstance(error, JobFailedError)
-        self._settling.job_ended(item.key, ran)
+        lead = outcome.lead
+        # A job that ran went through the service's queue: a result not deduped. (A failed
+        # job proves nothing: the spec does not say it waited its turn first.)
+        self._settling.job_ended(item.key, lead is not None and not lead.deduped)
         if self._checkpoint is not None:
             self._checkpoint.finished(
                 item.key, item.index, outcome.status, outcome.lead, outcome.error, maybe_charged

@@ -108,24 +108,28 @@ def _calls(batch: Batch, plan: Plan, link: Link) -> dict[str, Callable[..., Step
     def enrich(item: Item) -> Steps[LeadOut]:
         assert item.lead is not None
         if batch.strategy == "sync":
-            leaving = partial(plan.leaving, item)
-            lead: LeadOut = yield Send(replace(_endpoints.enrich_sync(item.lead), before_send=leaving))
+            sync = replace(_endpoints.enrich_sync(item.lead), before_send=partial(plan.leaving, item))
+            lead: LeadOut = yield Send(replace(sync, on_date=plan.service_date))
             return lead
+        # Each poll tells the plan the job's stamps: the service's clock, as this run made it.
+        seen = partial(plan.job_seen, item)
         waiter: Waiter[JobOut] = Waiter(
-            "enrichment job", Deadline(DEFAULT_JOB_TIMEOUT, link.clock), batch.poll_interval, None
+            "enrichment job", Deadline(DEFAULT_JOB_TIMEOUT, link.clock), batch.poll_interval, seen
         )
 
         def created(job_id: str) -> Future[None] | None:
             return plan.job_created(item, job_id)
 
-        create = replace(_endpoints.enrich(item.lead), before_send=partial(plan.leaving, item))
+        create = replace(
+            _endpoints.enrich(item.lead), before_send=partial(plan.leaving, item), on_date=plan.service_date
+        )
         return (yield from enrich_and_wait(link, create, waiter, created, batch.ahead))
 
     def poll(job_id: str) -> Steps[JobOut]:
         return wait_job(link, job_id, batch.poll_interval)
 
     def page(limit: int, skip: int) -> Steps[Any]:
-        return (yield Send(_endpoints.list_leads(limit, skip)))
+        return (yield Send(replace(_endpoints.list_leads(limit, skip), on_date=plan.service_date)))
 
     def pause(seconds: float) -> Steps[None]:
         for step in plan.pause(seconds):

@@ -1,42 +1,51 @@
 """The service's clock, as its own stamps tell it: never this machine's clock.
 
-A lead whose answer was lost is looked for among the stored leads created since its
-request left. "Since" must be read on the service's clock: this machine's may be minutes
-off, and the service may write its local time with no offset (the spec says only "ISO
-8601"). So the plan learns the service's clock from the stamps in its answers: a stamp
-`S` received when this machine's clock read `t` says the service's clock read at least
-`S` at `t`. The largest such offset is a lower bound of the service's clock at any moment
-of this machine's; a record stamped before that bound for a request's departure was
-stored before the request left, and is not its record.
+A lead whose answer was lost is looked for among the stored leads with its input. Which
+of them is its own (stored after its request left) is read on the service's clock only:
+this machine's may be minutes off, and the service may write its local time with no
+offset (the spec says only "ISO 8601"). The stamps of the service's answers tell two
+things of that clock:
 
-The bound is close once the run has received a record one of its own requests created:
-that one was stamped between the request leaving and its answer, so the bound is off by
-no more than that request took. Until then it may be far off (old records are all the run
-has seen), and a record that passes it is undecided: it may be an earlier record of the
-same lead, and is taken only at the lead's last lookup (plan.py).
+- A record or job that one of the run's own requests created is stamped no earlier than
+  the service's time when that request left. So a record of the lead stamped no earlier
+  than such a stamp, of a request that left after the lead's, was stored after the lead's
+  request left: it is the lead's own, proven. Only stamps with an offset prove anything:
+  local time without one steps back an hour at the end of summer time.
+- A stamp `S` received when this machine's clock read `t` says the service's clock read
+  at least `S` at `t`: the largest such offset is a lower bound of the service's clock.
+  A record stamped before that bound for the moment a request left reads as stored
+  before it. The `Date` header of each answer tells the same, to the second, but of a
+  front end's clock, which may not be the stamps' (a proxy's). Those readings only ever
+  keep a run from calling a record its lead's (the lead is then reported maybe charged,
+  and a rerun looks again): a clock ahead of the stamps' (a front end's, a node running
+  fast, the end of summer time, stamps to the minute) raises the bound, and must never
+  make a lead's own record look older than the lead and the lead be sent again.
+- The bound is close once it comes from a `Date` header or from something the run made.
+  A lost job whose record the run cannot prove, at its last look, takes the latest record
+  of the lead that passes the bound by the stamps and by the `Date` headers alike.
 
-Stamps with an offset and stamps without one are never compared with each other. Nor
-are they compared with the `Date` header: a proxy in front of the service may write that
-one on a clock of its own, and a bound taken from a clock ahead of the stamps' would pass
-a lead's own record off as stored before its request.
+Stamps with an offset and stamps without one are never compared with each other (a
+`Date` header is in UTC: it bounds only stamps with an offset).
 """
 
 from __future__ import annotations
 
 import threading
 from datetime import datetime, timedelta
+from email.utils import parsedate_to_datetime
 
 __all__ = ["ServiceTime", "same_kind", "seconds"]
 
 # What a record's stamp may lag its true creation and still be read as "not before the
-# request left": whole-second stamps, and a service's clock stepped back by its NTP.
+# request left", on top of the stamps' own resolution: a service's clock stepped back by
+# its NTP, nodes a little apart.
 _SLACK = 2.0
 
 _NAIVE_EPOCH = datetime(1970, 1, 1)
 
 
 class ServiceTime:
-    """The lower bound of the service's clock, learnt from its stamps (thread-safe).
+    """What the service's stamps tell of its clock (thread-safe).
 
     Times on this machine's side are the run's clock (`ServiceClock.now()`, in the
     service's seconds) times `scale` (real seconds per service second), since stamps are
@@ -49,8 +58,18 @@ class ServiceTime:
         self._offsets: dict[bool, float] = {}
         """Per kind of stamp (with an offset or not): the largest stamp minus this
         machine's real seconds when it was received."""
+        self._dated: float | None = None
+        """The same of the `Date` headers: a front end's clock, which may not be the
+        stamps' (so it only ever adds to what keeps a record from being a lead's)."""
+        self._made: list[tuple[float, float]] = []
+        """Stamps with an offset of what the run's own requests created: (when the
+        request left, on the run's clock; the stamp, in seconds)."""
+        self._resolution: dict[bool, float] = {}
+        """Per kind of stamp: the finest resolution any stamp has shown (a stamp to the
+        minute may be up to a minute earlier than what it stamps)."""
         self._close: set[bool] = set()
-        """The kinds of stamp whose bound a record of the run's own has made close."""
+        """The kinds of stamp of which the run has received one of its own making: the
+        lower bound is then off by no more than that request took."""
 
     def observe(self, stamp: datetime | None, at: float) -> None:
         """A stamp of the service's, in an answer received when the run's clock read `at`."""
@@ -58,32 +77,75 @@ class ServiceTime:
             return
         aware = stamp.tzinfo is not None
         offset = seconds(stamp) - at * self._scale
+        shown = 0.0 if stamp.microsecond else 1.0 if stamp.second else 60.0
         with self._lock:
             if offset > self._offsets.get(aware, float("-inf")):
                 self._offsets[aware] = offset
+            self._resolution[aware] = min(shown, self._resolution.get(aware, shown))
 
-    def created(self, stamp: datetime | None, at: float) -> None:
-        """A record one of the run's own requests created, received when the run's clock
-        read `at`: the bound is close from now on."""
+    def observe_date(self, header: str, at: float) -> None:
+        """An answer's `Date` header (the service's clock, to the second), received when
+        the run's clock read `at`: it closes the lower bound of stamps with an offset."""
+        try:
+            date = parsedate_to_datetime(header)
+        except (TypeError, ValueError):
+            return
+        if date.tzinfo is None:
+            return
+        offset = seconds(date) - at * self._scale
+        with self._lock:
+            self._dated = offset if self._dated is None else max(self._dated, offset)
+            self._close.add(True)
+
+    def made(self, stamp: datetime | None, left: float, at: float) -> None:
+        """A record or job a request of the run that left at `left` created, stamped
+        `stamp`, received at `at`."""
         self.observe(stamp, at)
-        if stamp is not None:
-            with self._lock:
-                self._close.add(stamp.tzinfo is not None)
+        if stamp is None:
+            return
+        with self._lock:
+            self._close.add(stamp.tzinfo is not None)
+            if stamp.tzinfo is not None:
+                self._made.append((left, seconds(stamp)))
 
     def close(self, stamp: datetime) -> bool:
-        """Whether the bound that `stamp` is read by is close (see the module's text)."""
+        """Whether the lower bound that `stamp` is read by came from a stamp of the run's
+        own making, so is off by no more than that request took."""
         with self._lock:
             return (stamp.tzinfo is not None) in self._close
 
-    def before(self, stamp: datetime, sent: float) -> bool:
-        """Whether a record stamped `stamp` was stored before a request that left when the
-        run's clock read `sent`: only when the service's clock, as learnt, proves it."""
+    def after(self, stamp: datetime | None, left: float) -> bool:
+        """Whether a record stamped `stamp` was proven stored after a request that left
+        at `left`: something the run created by a request that left later is no newer."""
+        if stamp is None or stamp.tzinfo is None:
+            return False
+        value = seconds(stamp)
+        with self._lock:
+            return any(later >= left and value >= made for later, made in self._made)
+
+    def older(self, stamp: datetime, than: datetime) -> bool:
+        """Whether a record stamped `stamp` was stored before one stamped `than` (stamps of
+        the service's both, so comparable; within the stamps' resolution, they may not be)."""
+        if not same_kind(stamp, than):
+            return False
+        with self._lock:
+            resolution = self._resolution.get(stamp.tzinfo is not None, 60.0)
+        return seconds(stamp) < seconds(than) - resolution - _SLACK
+
+    def before(self, stamp: datetime, left: float, *, dated: bool = False) -> bool:
+        """Whether a record stamped `stamp` reads as stored before a request that left at
+        `left` (see the module's text for the little this may decide): by the stamps, or
+        with `dated`, by the `Date` headers too."""
         aware = stamp.tzinfo is not None
         with self._lock:
-            offset = self._offsets.get(aware)
-        if offset is None:
+            offsets = [self._offsets.get(aware)]
+            if dated and aware:
+                offsets.append(self._dated)
+            resolution = self._resolution.get(aware, 60.0)
+        known = [offset for offset in offsets if offset is not None]
+        if not known:
             return False
-        return seconds(stamp) < sent * self._scale + offset - _SLACK
+        return seconds(stamp) < left * self._scale + max(known) - resolution - _SLACK
 
 
 def same_kind(first: datetime, second: datetime) -> bool:

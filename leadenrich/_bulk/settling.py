@@ -67,8 +67,12 @@ class Parked:
     """A lead whose answer was lost, waiting to be looked up."""
 
     item: Item
-    sent: float
-    """When its request left, at the earliest: a record stored before is not its own."""
+    left: float
+    """When its request left at the latest: what the run's own requests that left later
+    created proves a record of the lead stored after it."""
+    floor: float | None
+    """When its request left at the earliest, for a lead of this run: a record the
+    service's clock reads as older is not its own."""
     reached: float
     """When its request most likely reached the service (as it left, for one that timed out)."""
     intake_by: float
@@ -87,6 +91,9 @@ class Parked:
     timeout), 0 for any other loss."""
     as_job: bool = False
     """Sent to create a job, which may wait in the service's queue before it runs."""
+    after: datetime | None = None
+    """For an earlier run's lead: the latest record that run had received when the lead
+    set out (this machine's dates time nothing across runs: they may have stepped)."""
 
 
 class Settling:
@@ -100,8 +107,8 @@ class Settling:
         self._job_times: dict[str, tuple[float, float | None]] = {}
         """This run's jobs: when each one's creation request left and, once seen, when it ended."""
         self._ran: dict[str, tuple[float, float]] = {}
-        """This run's jobs seen to have run (a result not deduped, or a failed enrichment),
-        so to have gone through the service's queue: when each one's request left and ended."""
+        """This run's jobs seen to have run (a result not deduped), so to have gone through
+        the service's queue: when each one's request left and ended."""
 
     # This run's jobs.
 
@@ -130,8 +137,8 @@ class Settling:
 
     # Lost answers.
 
-    def lost_now(self, item: Item, sent: float, error: LeadEnrichError) -> Parked:
-        """A lead of this run whose answer `error` lost, its request having left at `sent`."""
+    def lost_now(self, item: Item, left: float, error: LeadEnrichError) -> Parked:
+        """A lead of this run whose answer `error` lost, its request having left at `left`."""
         now = self._clock.now()
         waited = _waited(error, self._clock)
         reached = now - waited
@@ -150,39 +157,36 @@ class Settling:
                 # Answered (a 5xx, a broken body): the service was done with it.
                 intake_by = settled_by = now
             if self._as_jobs:
-                due = reached + max(service.settle, self._job_span(now))
+                due = max(now, reached + max(service.settle, self._job_span(now)))
                 return Parked(
-                    item, sent, reached, intake_by, max(now, due), None, error, unanswered=waited, as_job=True
+                    item, left, left, reached, intake_by, due, None, error, unanswered=waited, as_job=True
                 )
-            due = reached if settled_by == now else reached + service.settle
-            return Parked(item, sent, reached, intake_by, max(now, due), settled_by, error, unanswered=waited)
+            due = max(now, reached if settled_by == now else reached + service.settle)
+            return Parked(item, left, left, reached, intake_by, due, settled_by, error, unanswered=waited)
 
-    def left_earlier(self, item: Item, sent: Unanswered, wall: datetime, now: float) -> Parked:
-        """A lead an earlier run sent without hearing back: `wall` and `now` read this
-        machine's wall clock and the run's clock at the same moment."""
-        scale, service = self._clock.scale, self._service
-
-        def here(moment: datetime) -> float:
-            # This machine's dates, on this run's clock: never compared with the service's.
-            return now + (moment - wall).total_seconds() / scale
-
+    def left_earlier(self, item: Item, sent: Unanswered) -> Parked:
+        """A lead an earlier run sent without hearing back. Its request left before this
+        run began, at any time: the checkpoint's dates are this machine's, which may have
+        stepped between the runs, so they time nothing here."""
+        now, service = self._clock.now(), self._service
         as_job = self._as_jobs if sent.as_job is None else sent.as_job  # 1.0's lines do not say
+        unanswered = sent.unanswered / self._clock.scale
         if sent.lost is None:
-            # "started" is written before the request waits for a slot, the pacer and
-            # 429s: it may have left at any time until that run ended, before now.
-            reached, intake_by = now, now + service.intake
+            # In flight when that run ended: it may have left just before now.
+            intake_by = now + service.intake
+        elif unanswered:
+            # Timed out, so it left at least `unanswered` before the loss, before now, and
+            # may be taken in as late as `intake` after it left or as long as it waited.
+            intake_by = now + max(service.intake, unanswered) - unanswered
         else:
-            loss = here(max(sent.started, sent.lost))
-            unanswered = sent.unanswered / scale
-            reached = loss - unanswered
-            # A timed out request may be taken in late; any other loss was an answer.
-            intake_by = reached + max(service.intake, unanswered) if unanswered else loss
+            # An answer was lost: the request was taken in by then, before now.
+            intake_by = now
         if as_job:
             with self._lock:
-                due = max(now, reached + max(service.settle, self._job_span(now)))
-            return Parked(item, here(sent.started), reached, intake_by, due, None, None, as_job=True)
+                due = now + max(service.settle, self._job_span(now))
+            return Parked(item, now, None, now, intake_by, due, None, None, as_job=True, after=sent.after)
         settled_by = intake_by + service.settle
-        return Parked(item, here(sent.started), reached, intake_by, max(now, settled_by), settled_by, None)
+        return Parked(item, now, None, now, intake_by, settled_by, settled_by, None, after=sent.after)
 
     def look_again(self, parked: Parked, began: float, more_jobs: bool) -> float | None:
         """When to look again for a lost lead a lookup begun at `began` did not find, or
