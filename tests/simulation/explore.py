@@ -121,6 +121,8 @@ def _plainer_run(spec: RunSpec) -> Iterator[RunSpec]:
         yield replace(spec, concurrency=spec.concurrency - 1)
     if spec.gap and spec.gap != round(spec.gap):
         yield replace(spec, gap=float(round(spec.gap)))
+    if spec.wall_step:
+        yield replace(spec, wall_step=0.0)
 
 
 def report(

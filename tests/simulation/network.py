@@ -13,7 +13,7 @@ import asyncio
 import json
 import random
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import httpx
@@ -180,6 +180,7 @@ class Network:
             return
 
         def answered(reply: Answer) -> None:
+            reply = replace(reply, headers={**reply.headers, "date": self.service.http_date()})
             if kind == "drop_after":
                 world.after(down, lambda: deliver(_DROPPED))
             elif kind == "error_after":
@@ -203,8 +204,12 @@ class Network:
             and not (isinstance(outcome, Answer) and (outcome.status < 300 or outcome.status in (402, 429)))
         ):
             watch("loss")
-        if isinstance(outcome, Answer) and 200 <= outcome.status < 300:
-            return _Body(outcome.status, json.dumps(outcome.body).encode())
+        if isinstance(outcome, Answer):
+            # What the client's `received` does with every answer.
+            if call.on_date is not None and (date := outcome.headers.get("date")) is not None:
+                call.on_date(date)
+            if 200 <= outcome.status < 300:
+                return _Body(outcome.status, json.dumps(outcome.body).encode())
         # What only a failure needs, made only then (an httpx.Request costs ~50 us).
         request = _request(call, read)
         if outcome is _DROPPED:

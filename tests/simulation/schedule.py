@@ -111,6 +111,8 @@ class RunSpec:
     stop: Stop | None = None
     gap: float = 0.0
     """The world's time between the end of the previous run and the start of this one."""
+    wall_step: float = 0.0
+    """How far this machine's wall clock stepped since the previous run (NTP, another machine)."""
 
     def __str__(self) -> str:
         parts = [f"strategy={self.strategy}", f"concurrency={self.concurrency}"]
@@ -124,6 +126,8 @@ class RunSpec:
             parts.append("preview first")
         if self.stop is not None:
             parts.append(str(self.stop))
+        if self.wall_step:
+            parts.append(f"this machine's wall clock stepped {self.wall_step:+g} s since the run before")
         return ", ".join(parts)
 
 
@@ -239,7 +243,41 @@ def draw(seed: int) -> Schedule:
     faults = tuple((n, _fault(rng, kinds)) for n in range(40) if rng.random() < 2 * rate)
     read_faults = tuple((n, _fault(rng, kinds)) for n in range(120) if rng.random() < rate / 2)
     offset = rng.choice((0.0, 0.0, 0.0, rng.uniform(-600.0, 600.0)))
+    service, runs = _platform(rng, service, runs)
     return Schedule(seed, rows, service, tuple(runs), faults, read_faults, tuple(earlier), failing, offset)
+
+
+def _platform(
+    rng: random.Random, service: ServiceSettings, runs: list[RunSpec]
+) -> tuple[ServiceSettings, list[RunSpec]]:
+    """What the spec allows beyond the typical: enrichments up to ~90 s, other accounts'
+    work on the platform's slots, failed jobs that never queue, coarse or unsteady stamps,
+    a `Date` header on a clock of its own, a listing of several pages, and this machine's
+    wall clock stepping between runs."""
+    durations = rng.choice(((20.0, 40.0), (20.0, 40.0), (20.0, 40.0), (60.0, 90.0), (20.0, 95.0)))
+    others: tuple[tuple[float, float], ...] = ()
+    if rng.random() < 0.2:
+        others = tuple(
+            (round(rng.uniform(0.0, 300.0), 3), round(rng.uniform(20.0, 90.0), 3))
+            for _ in range(rng.randint(1, 8))
+        )
+    stamps = service.stamps
+    if rng.random() < 0.15:
+        stamps = rng.choice(("whole_minutes", "jittered"))
+    service = replace(
+        service,
+        durations=durations,
+        fail_fast=rng.random() < 0.2,
+        others=others,
+        filler=150 if rng.random() < 0.05 else 0,
+        stamps=stamps,
+        date_offset=rng.choice((0.0, 0.0, 0.0, 0.0, -300.0, 300.0)),
+    )
+    runs = [
+        replace(run, wall_step=round(rng.uniform(-600.0, 600.0), 3)) if n and rng.random() < 0.1 else run
+        for n, run in enumerate(runs)
+    ]
+    return service, runs
 
 
 def _crash_and_restart(rng: random.Random, runs: list[RunSpec]) -> list[RunSpec]:

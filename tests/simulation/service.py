@@ -21,6 +21,7 @@ from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import timedelta, timezone
+from email.utils import format_datetime
 from typing import Any, Literal
 
 from leadenrich._bulk.checkpoint import fingerprint
@@ -30,9 +31,10 @@ from .clock import EPOCH, World
 
 __all__ = ["Answer", "Charge", "Job", "Record", "Service", "ServiceSettings"]
 
-Stamps = Literal["utc", "offset", "naive_local", "whole_seconds", "none"]
+Stamps = Literal["utc", "offset", "naive_local", "whole_seconds", "whole_minutes", "jittered", "none"]
 """How the service writes its times: ISO 8601 in UTC; with another zone's offset; its
-local time (5 hours behind UTC) with no offset at all; in whole seconds; or not at all."""
+local time (5 hours behind UTC) with no offset at all; in whole seconds; in whole minutes;
+from nodes whose clocks differ by up to 3 s (not monotone); or not at all."""
 
 ENRICHMENT = {
     "company_overview": {},
@@ -59,6 +61,14 @@ class ServiceSettings:
     sync_failure: int = 502
     queued_seconds: float = 1.0
     durations: tuple[float, float] = (20.0, 40.0)
+    fail_fast: bool = False
+    """A job whose enrichment fails ends `failed` at its creation, without queueing."""
+    others: tuple[tuple[float, float], ...] = ()
+    """Other accounts' enrichments on the platform's slots: (when, for how long)."""
+    filler: int = 0
+    """Unrelated leads the account stored before, so a listing runs to several pages."""
+    date_offset: float = 0.0
+    """How far the `Date` header's clock (a front end's) is off the stamps' clock."""
 
 
 @dataclass(frozen=True)
@@ -117,6 +127,8 @@ class _Run:
     done: Callable[[Record | None], None]
     job: Job | None = None
     followers: list[Callable[[], None]] = field(default_factory=list[Callable[[], None]])
+    other: bool = False
+    """Another account's: it holds a slot, charges and stores nothing of this account's."""
 
 
 class Service:
@@ -136,6 +148,20 @@ class Service:
         self._queue: deque[_Run] = deque()
         self._emails: dict[str, _Run] = {}
         self._windows: dict[str, deque[float]] = {"sync": deque(), "async": deque()}
+        for n, (at, seconds) in enumerate(settings.others):
+            world.at(at, lambda n=n, seconds=seconds: self._other(n, seconds))
+        for n in range(settings.filler):
+            self.records.append(
+                Record(
+                    f"ld_old{n}", {"company": f"Old {n}", "domain": f"old{n}.com"}, -86400.0 - n, f"old{n}"
+                )
+            )
+
+    def _other(self, n: int, seconds: float) -> None:
+        """Another account's enrichment: it takes a slot (or queues for one, the oldest first)."""
+        run = _Run(f"other_{n}", {}, f"other{n}", None, -1, False, seconds, lambda record: None, other=True)
+        self._queue.append(run)
+        self._admit_queued()
 
     # The account as it stood before the schedule (leads stored by earlier work).
 
@@ -258,6 +284,10 @@ class Service:
         job = Job(self._new_id("job"), _key(lead), request, "queued", now)
         self.jobs[job.id] = job
         reply(Answer(202, {"job_id": job.id, "status": "queued"}))
+        if stored is None and self.settings.fail_fast and lead["domain"] in self.failing:
+            job.status, job.finished = "failed", now
+            job.error = {"code": "enrichment_failed", "refunded": False}
+            return
         if stored is not None:
             job.status, job.started, job.finished = "done", now, now
             job.result = self._lead_out(stored, deduped=True)
@@ -338,6 +368,9 @@ class Service:
 
     def _finish(self, run: _Run) -> None:
         del self._running[run.ref]
+        if run.other:
+            self._admit_queued()
+            return
         if run.email is not None and self._emails.get(run.email) is run:
             del self._emails[run.email]
         if run.fails:
@@ -364,7 +397,18 @@ class Service:
             return moment.astimezone(timezone(timedelta(hours=-5))).replace(tzinfo=None).isoformat()
         if style == "whole_seconds":
             return moment.replace(microsecond=0).isoformat()
+        if style == "whole_minutes":
+            return moment.replace(second=0, microsecond=0).isoformat()
+        if style == "jittered":
+            node = int(hashlib.sha256(repr(true_time).encode()).hexdigest()[:4], 16) / 0xFFFF
+            return (moment + timedelta(seconds=6.0 * node - 3.0)).isoformat()
         return moment.isoformat()
+
+    def http_date(self) -> str:
+        """The `Date` header of an answer given now: the service's clock, to the second."""
+        settings = self.settings
+        moment = EPOCH + timedelta(seconds=self.world.now + settings.clock_offset + settings.date_offset)
+        return format_datetime(moment.replace(microsecond=0), usegmt=True)
 
     def _lead_out(self, record: Record, *, deduped: bool) -> dict[str, Any]:
         out: dict[str, Any] = {
