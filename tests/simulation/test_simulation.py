@@ -15,6 +15,7 @@ import pytest
 
 from .explore import explore, replay_command, report, run
 from .regressions import PINNED, Pinned
+from .schedule import draw
 
 SCHEDULES = int(os.environ.get("LEADENRICH_SIM_SCHEDULES", "1000"))
 """Seeds explored by `pytest` (LEADENRICH_SIM_SCHEDULES sets another number)."""
@@ -39,3 +40,18 @@ def test_every_schedule_that_ever_failed_keeps_every_rule(pinned: Pinned) -> Non
     sim, violations = run(pinned.schedule)
     assert violations == [], f"{pinned.name} (found by seed {pinned.seed}): {pinned.why}"
     assert sim.runs[-1].completed, "the last run did not end"
+
+
+def test_a_seed_replays_the_same_alone_and_after_others() -> None:
+    """A failure is only worth its seed if the seed replays it: the same requests at the
+    same moments, however many schedules ran before it in the process."""
+
+    def requests(seed: int) -> list[tuple[float, int, str, str]]:
+        sim, _ = run(draw(seed))
+        return [(s.at, s.iteration, s.method, s.path) for s in sim.network.sent]
+
+    seeds = range(40, 60)
+    alone = {seed: requests(seed) for seed in seeds}
+    for seed in reversed(seeds):
+        assert requests(seed) == alone[seed], f"seed {seed} sent other requests the second time"
+    assert any(len(sent) > 5 for sent in alone.values())
