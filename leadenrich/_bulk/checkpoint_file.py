@@ -1,7 +1,9 @@
 """A checkpoint's file: lines appended by one writer thread, each batch synced to disk.
 
 A caller that must know a line is on disk (a start, a job id) waits for its batch while
-the others go on, and an event loop never waits for the disk.
+the others go on, and an event loop never waits for the disk. A line once queued is
+written whatever becomes of the caller waiting for it: a cancelled wait does not cancel
+the line, and nothing a caller does stops the writer.
 """
 
 from __future__ import annotations
@@ -22,7 +24,7 @@ class CheckpointFile:
     """The journal of a checkpoint kept in a file (see `checkpoint.Journal`)."""
 
     def __init__(self, path: Path) -> None:
-        self.path = path
+        self.path: Path = path
         self.name: str = str(path)
         self._cond = threading.Condition()
         self._queue: list[tuple[str, Future[None]]] = []
@@ -50,6 +52,8 @@ class CheckpointFile:
 
     def append(self, line: str) -> Future[None]:
         written: Future[None] = Future()
+        # Running from now on: a waiter cancelled (an abandoned task) cannot cancel it.
+        written.set_running_or_notify_cancel()
         with self._cond:
             if self.failure is not None:
                 written.set_exception(self.failure)
@@ -72,7 +76,7 @@ class CheckpointFile:
                 batch, self._queue = self._queue, []
             try:
                 self._flush(line for line, _ in batch)
-            except OSError as exc:
+            except (OSError, ValueError) as exc:
                 self._fail(batch, exc)
                 continue
             for _, written in batch:
@@ -87,7 +91,7 @@ class CheckpointFile:
         os.fsync(self._file.fileno())
         self.syncs += 1
 
-    def _fail(self, batch: list[tuple[str, Future[None]]], exc: OSError) -> None:
+    def _fail(self, batch: list[tuple[str, Future[None]]], exc: OSError | ValueError) -> None:
         error = LeadEnrichError(f"checkpoint {self.path} cannot be written: {exc}")
         with self._cond:
             self.failure = error

@@ -271,7 +271,7 @@ async def aiterate(
         run = await link.run(_start(batch, link))
     except BaseException:
         if store is not None:
-            await asyncio.to_thread(store.close)
+            await _let_go(store)
         raise
     plan, report = run.plan, run.report
     if halt is not None:
@@ -310,7 +310,25 @@ async def aiterate(
         finally:
             report.close()
             if store is not None:
-                await asyncio.shield(asyncio.to_thread(store.close))
+                await _let_go(store)
+
+
+async def _let_go(store: Checkpoint) -> None:
+    """Write what is queued and let go of the checkpoint, on a thread, waiting for it
+    through any cancellation: the run is over once its checkpoint is free, so a run
+    started right after it finds it free."""
+    import asyncio
+
+    closing = asyncio.ensure_future(asyncio.to_thread(store.close))
+    cancelled: asyncio.CancelledError | None = None
+    while not closing.done():
+        try:
+            await asyncio.wait([closing])
+        except asyncio.CancelledError as exc:
+            cancelled = exc
+    if cancelled is not None:
+        raise cancelled
+    closing.result()
 
 
 async def _finish(running: set[asyncio.Task[list[BulkOutcome]]]) -> None:

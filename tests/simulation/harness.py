@@ -108,6 +108,7 @@ class MemoryJournal:
 
     def append(self, line: str) -> Future[None]:
         written: Future[None] = Future()
+        written.set_running_or_notify_cancel()
         if not self._pending:
             self.disk.world.after(self.disk.rng.uniform(0.0005, 0.02), self._sync)
         self._pending.append((line, written))
