@@ -22,7 +22,9 @@ def read_checkpoint(leads: BulkInput, checkpoint: str | os.PathLike[str]) -> Bul
     """What a bulk run's checkpoint holds for `leads`: the result so far of a run that
     was cut short (Ctrl-C, a crash), read from the file alone, with no request sent.
 
-    The rows are numbered and checked as `enrich_many` does. A row the checkpoint has
+    The file is only read: a run may be writing it meanwhile (a line it is writing is
+    not read yet), and nothing of it changes. The rows are numbered and checked as
+    `enrich_many` does. A row the checkpoint has
     finished is `enriched` (or `deduped`) with its lead, and `resumed`; a row refused
     before sending is `failed` with its error; every other row is `skipped`. A rerun of
     `enrich_many` with the same leads and checkpoint goes on from there: it pays for none

@@ -449,20 +449,21 @@ async def test_a_checkpoint_that_cannot_be_written_stops_the_run_before_sending(
 def scheduled(path: Path) -> tuple[Plan, Checkpoint, Item]:
     """A plan writing its checkpoint to `path`, and its first lead, scheduled but not sent."""
     store = Checkpoint(path)
-    plan = Plan(read_items(ROWS), store.load(), None, store, ManualClock())
+    plan = Plan(read_items(ROWS), store.take(), None, store, ManualClock())
     task = plan.next()
     assert isinstance(task, Send)
     return plan, store, task.item
 
 
 def test_a_lead_scheduled_before_a_stop_is_skipped_not_sent(tmp_path: Path) -> None:
-    plan, _, item = scheduled(tmp_path / "run.jsonl")
+    plan, store, item = scheduled(tmp_path / "run.jsonl")
     plan.stop(LeadEnrichError("not started: the run was interrupted"))
     [skipped], line = plan.sending(item)
+    store.close()
     assert line is None
     assert skipped.status == "skipped"
     assert str(skipped.error) == "not started: the run was interrupted"
-    assert not (tmp_path / "run.jsonl").exists(), "a lead never sent was marked started"
+    assert (tmp_path / "run.jsonl").read_bytes() == b"", "a lead never sent was marked started"
 
 
 def test_a_lead_is_marked_started_when_it_is_sent_not_when_it_is_scheduled(tmp_path: Path) -> None:
@@ -470,7 +471,7 @@ def test_a_lead_is_marked_started_when_it_is_sent_not_when_it_is_scheduled(tmp_p
     # would wait out the service's 100 s for it before looking it up.
     path = tmp_path / "run.jsonl"
     plan, store, item = scheduled(path)
-    assert not path.exists()
+    assert path.read_bytes() == b""
     outcomes, line = plan.sending(item)
     assert outcomes == []
     assert line is not None

@@ -65,10 +65,10 @@ def entries(path: Path) -> list[dict[str, Any]]:
     return [json.loads(line) for line in text[: text.rfind("\n") + 1].splitlines()]
 
 
-def run_and_kill(
-    server: FakeServer, path: Path, strategy: str, point: Point, *, concurrency: int | None = None
-) -> None:
-    """Start a bulk run in a worker process and SIGKILL it at `point`."""
+def start_worker(
+    server: FakeServer, path: Path, strategy: str, *, concurrency: int | None = None
+) -> subprocess.Popen[bytes]:
+    """A bulk run of LEADS leads in a worker process, on the server's clock."""
     env = {
         **os.environ,
         "LEADENRICH_API_KEY": server.api_key,
@@ -77,7 +77,14 @@ def run_and_kill(
     }
     env.pop("LEADENRICH_LOG", None)
     arguments = [str(path), strategy, str(LEADS), *([str(concurrency)] if concurrency else [])]
-    worker = subprocess.Popen([sys.executable, str(WORKER), *arguments], env=env)
+    return subprocess.Popen([sys.executable, str(WORKER), *arguments], env=env)
+
+
+def run_and_kill(
+    server: FakeServer, path: Path, strategy: str, point: Point, *, concurrency: int | None = None
+) -> None:
+    """Start a bulk run in a worker process and SIGKILL it at `point`."""
+    worker = start_worker(server, path, strategy, concurrency=concurrency)
     try:
         reached = server.state.wait_until(
             lambda: worker.poll() is not None or point(Counter(e["event"] for e in entries(path))),

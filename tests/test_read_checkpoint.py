@@ -51,5 +51,8 @@ def test_without_a_checkpoint_file_every_valid_row_is_skipped(tmp_path: Path) ->
 def test_a_file_that_is_not_a_checkpoint_is_refused_naming_the_line(tmp_path: Path) -> None:
     path = tmp_path / "notes.jsonl"
     path.write_text('{"event": "finished", "key": "k"}\nnot json\n')
-    with pytest.raises(LeadEnrichError, match=r"line 2 is not a checkpoint entry"):
+    with pytest.raises(LeadEnrichError, match=r"line 2 is not a checkpoint entry") as refused:
         read_checkpoint([FIRST], path)
+    # Removing a run's checkpoint would send, and charge, every lead it finished again.
+    assert "remove the file" not in str(refused.value)
+    assert "mend or delete that line" in str(refused.value)

@@ -8,7 +8,9 @@ with a record is done, a lead with a job id is polled rather than sent again, an
 lead that started without an answer is looked up among the stored leads first.
 
 The lines go to a journal: the file (checkpoint_file.py), whose writer thread syncs each
-batch to disk, or memory where a test keeps them.
+batch to disk, or memory where a test keeps them. A run holds its journal from its start
+to its end (`take`, `close`), so no two runs write one; anyone may read it meanwhile
+(`load`), and reading changes nothing.
 """
 
 from __future__ import annotations
@@ -90,7 +92,11 @@ def _key(raw: object) -> str:
 
 
 class Journal(Protocol):
-    """Where a checkpoint's lines are kept: a file (`CheckpointFile`), or memory in a test."""
+    """Where a checkpoint's lines are kept: a file (`CheckpointFile`), or memory in a test.
+
+    One run holds it (`take`, until `close`) and appends to it; anyone reads it (`read`),
+    and reading changes nothing.
+    """
 
     name: str
     """What messages call it: the file's path."""
@@ -98,11 +104,18 @@ class Journal(Protocol):
     """Why lines could not be kept, once they could not: nothing more is kept."""
 
     def read(self) -> bytes:
-        """Every complete line kept so far."""
+        """Every complete line kept so far; a line still being written is not one yet."""
+        ...
+
+    def take(self) -> bytes:
+        """Hold the journal for this run alone until `close`, cut a torn last line, and
+        return every complete line. Raises `CheckpointInUse` (a LeadEnrichError) when
+        another run holds it."""
         ...
 
     def append(self, line: str) -> Future[None]:
-        """Keep `line` (one JSON entry and its newline); done once it is safely kept."""
+        """Keep `line` (one JSON entry and its newline); done once it is safely kept,
+        whatever becomes of whoever waits for it."""
         ...
 
     def close(self) -> None:
@@ -131,9 +144,20 @@ class Checkpoint:
         return self.journal.failure
 
     def load(self) -> Resume:
-        """Read what an earlier run wrote; a torn last line (killed mid-write) is dropped."""
+        """Read what the runs so far wrote, as a reader: the file is left as it is, and a
+        line still being written (or torn by a kill) is not read."""
+        return self._resume(self.journal.read())
+
+    def take(self) -> Resume:
+        """Hold the checkpoint for this run until `close`, and read what earlier runs wrote.
+
+        Raises:
+            CheckpointInUse: Another run holds it; nothing was written.
+        """
+        return self._resume(self.journal.take())
+
+    def _resume(self, complete: bytes) -> Resume:
         resume = Resume()
-        complete = self.journal.read()
         for number, line in enumerate(complete.decode("utf-8", errors="replace").splitlines(), 1):
             if line.strip():
                 self._apply(line, number, resume)
@@ -146,8 +170,9 @@ class Checkpoint:
             event = entry["event"]
         except (ValueError, KeyError, TypeError):
             raise LeadEnrichError(
-                f"checkpoint {self.journal.name} line {number} is not a checkpoint entry; "
-                "pass another path or remove the file"
+                f"checkpoint {self.journal.name} line {number} is not a checkpoint entry: if the "
+                "file is a run's checkpoint, mend or delete that line (every other line keeps a "
+                "lead from being sent and charged again); if it is not, pass the run's checkpoint"
             ) from None
         if key in resume.done:
             return
@@ -227,5 +252,5 @@ class Checkpoint:
         return self.journal.append(json.dumps(entry, separators=(",", ":")) + "\n")
 
     def close(self) -> None:
-        """Write what is queued, then let go of the file (blocking)."""
+        """Write what is queued, then let go of the file and its lock (blocking)."""
         self.journal.close()

@@ -1,4 +1,10 @@
-"""A checkpoint's file: lines appended by one writer thread, each batch synced to disk.
+"""A checkpoint's file: held by one run, its lines appended by one writer thread, each
+batch synced to disk; read by anyone, changed by no reader.
+
+A run takes the file (`take`): it locks it for itself (checkpoint_lock.py) and cuts a
+torn last line that a killed run left, before its own lines follow. A reader (`read`)
+only reads: it takes the complete lines and leaves a line being written alone, so it may
+read while a run writes.
 
 A caller that must know a line is on disk (a start, a job id) waits for its batch while
 the others go on, and an event loop never waits for the disk. A line once queued is
@@ -13,11 +19,18 @@ import threading
 from collections.abc import Iterable
 from concurrent.futures import Future
 from pathlib import Path
-from typing import TextIO
+from typing import BinaryIO
 
 from .._errors import LeadEnrichError
+from .checkpoint_lock import hold, let_go
 
 __all__ = ["CheckpointFile"]
+
+
+def _complete(raw: bytes) -> bytes:
+    """The complete lines of `raw`: a last line without its newline is being written, or
+    was torn by a kill."""
+    return raw[: raw.rfind(b"\n") + 1]
 
 
 class CheckpointFile:
@@ -27,25 +40,61 @@ class CheckpointFile:
         self.path: Path = path
         self.name: str = str(path)
         self._cond = threading.Condition()
-        self._queue: list[tuple[str, Future[None]]] = []
+        self._queue: list[tuple[bytes, Future[None]]] = []
         self._writer: threading.Thread | None = None
-        self._closing = False
-        self._file: TextIO | None = None
+        self._owning = threading.Lock()
+        """Held while the file is taken or let go, so that a close racing a take (a run
+        cancelled as it starts) lets go of what the take held."""
+        self._file: BinaryIO | None = None
+        self._lock: tuple[int, int] | None = None
+        self._closed = False
         self.failure: LeadEnrichError | None = None
         self.syncs: int = 0
         """How many times the file was synced to disk (each sync covers a batch of lines)."""
 
     def read(self) -> bytes:
-        """Every complete line; a torn last line (killed mid-write) is cut off the file."""
+        """Every complete line, as any reader sees them: nothing is locked or changed."""
         try:
-            if not self.path.exists():
-                return b""
-            raw = self.path.read_bytes()
-            complete = raw[: raw.rfind(b"\n") + 1]
+            with self.path.open("rb") as handle:
+                return _complete(handle.read())
+        except (FileNotFoundError, NotADirectoryError):
+            return b""  # nothing there yet
+        except OSError as exc:
+            raise LeadEnrichError(f"checkpoint {self.path} cannot be read: {exc}") from None
+
+    def take(self) -> bytes:
+        """Hold the file for this run alone until `close`, cut a torn last line, and return
+        every complete line.
+
+        A file that cannot be opened for writing is read as a reader would, and `failure`
+        says why: the run then starts no lead.
+        """
+        with self._owning:
+            if self._closed:
+                raise LeadEnrichError(f"checkpoint {self.path} was let go before the run began")
+            try:
+                self.path.parent.mkdir(parents=True, exist_ok=True)
+                handle = self.path.open("a+b")
+            except OSError as exc:
+                self.failure = LeadEnrichError(f"checkpoint {self.path} cannot be written: {exc}")
+                return self.read()
+            try:
+                self._lock = hold(handle.fileno(), self.name)
+                complete = self._cut_torn(handle)
+            except BaseException:
+                self._let_go(handle)
+                raise
+            self._file = handle
+            return complete
+
+    def _cut_torn(self, handle: BinaryIO) -> bytes:
+        try:
+            handle.seek(0)
+            raw = handle.read()
+            complete = _complete(raw)
             if len(complete) != len(raw):
-                # Cut the torn tail so the next append starts on a line of its own.
-                with self.path.open("r+b") as handle:
-                    handle.truncate(len(complete))
+                # Torn by a killed run: cut, so that this run's first line starts afresh.
+                handle.truncate(len(complete))
         except OSError as exc:
             raise LeadEnrichError(f"checkpoint {self.path} cannot be read: {exc}") from None
         return complete
@@ -57,19 +106,25 @@ class CheckpointFile:
         with self._cond:
             if self.failure is not None:
                 written.set_exception(self.failure)
-                return written
-            self._queue.append((line, written))
-            if self._writer is None:
-                self._closing = False
-                self._writer = threading.Thread(target=self._drain, name="leadenrich-checkpoint", daemon=True)
-                self._writer.start()
-            self._cond.notify()
+            elif self._file is None or self._closed:
+                # A worker abandoned by a second Ctrl-C may end after its run let go of the
+                # file, which another run may hold by now: its line is dropped, and the
+                # next run looks its lead up as one that started without an answer.
+                written.set_exception(LeadEnrichError(f"checkpoint {self.path} is not held by this run"))
+            else:
+                self._queue.append((line.encode(), written))
+                if self._writer is None:
+                    self._writer = threading.Thread(
+                        target=self._drain, name="leadenrich-checkpoint", daemon=True
+                    )
+                    self._writer.start()
+                self._cond.notify()
         return written
 
     def _drain(self) -> None:
         while True:
             with self._cond:
-                while not self._queue and not self._closing:
+                while not self._queue and not self._closed:
                     self._cond.wait()
                 if not self._queue:
                     return
@@ -82,16 +137,14 @@ class CheckpointFile:
             for _, written in batch:
                 written.set_result(None)
 
-    def _flush(self, lines: Iterable[str]) -> None:
-        if self._file is None:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-            self._file = self.path.open("a", encoding="utf-8")
+    def _flush(self, lines: Iterable[bytes]) -> None:
+        assert self._file is not None
         self._file.writelines(lines)
         self._file.flush()
         os.fsync(self._file.fileno())
         self.syncs += 1
 
-    def _fail(self, batch: list[tuple[str, Future[None]]], exc: OSError | ValueError) -> None:
+    def _fail(self, batch: list[tuple[bytes, Future[None]]], exc: OSError | ValueError) -> None:
         error = LeadEnrichError(f"checkpoint {self.path} cannot be written: {exc}")
         with self._cond:
             self.failure = error
@@ -100,17 +153,22 @@ class CheckpointFile:
             written.set_exception(error)
 
     def close(self) -> None:
-        with self._cond:
-            writer, self._writer = self._writer, None
-            self._closing = True
-            self._cond.notify()
-        if writer is not None:
-            writer.join()
-        if self._file is not None:
-            try:
-                self._file.close()
-            except OSError as exc:
-                self.failure = self.failure or LeadEnrichError(
-                    f"checkpoint {self.path} cannot be written: {exc}"
-                )
-            self._file = None
+        with self._owning:
+            with self._cond:
+                writer, self._writer = self._writer, None
+                self._closed = True
+                self._cond.notify()
+            if writer is not None:
+                writer.join()
+            if self._file is not None:
+                self._let_go(self._file)
+                self._file = None
+
+    def _let_go(self, handle: BinaryIO) -> None:
+        try:
+            if self._lock is not None:
+                let_go(handle.fileno(), self._lock)
+                self._lock = None
+            handle.close()
+        except OSError as exc:
+            self.failure = self.failure or LeadEnrichError(f"checkpoint {self.path} cannot be written: {exc}")

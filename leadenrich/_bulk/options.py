@@ -69,7 +69,9 @@ class BulkOptions(TypedDict, total=False):
     """A JSONL file. Every fact about a lead is appended as it is learnt (started, its job
     id, its answer lost, finished), and a rerun with the same file skips the leads already
     enriched, polls the jobs it knows and looks up the leads whose answer was lost, so a
-    crash or Ctrl-C loses nothing that was paid for and charges nothing twice."""
+    crash or Ctrl-C loses nothing that was paid for and charges nothing twice. A run holds
+    the file until it ends: a second run on it, in this process or another, raises
+    LeadEnrichError (a BlockingIOError too) before it sends anything."""
     progress: ProgressOption
     """None (the default) shows a progress bar (tqdm) when interactive; True always, False
     never; or a callable that receives each BulkOutcome."""

@@ -165,9 +165,10 @@ def _notice(message: str) -> None:
 
 
 def _start(batch: Batch, link: Link) -> Steps[_Run]:
-    """Load the checkpoint, ask for the budget, and make the plan, its reporter and its calls."""
+    """Take the checkpoint (before anything is sent: another run may hold it) and read it,
+    ask for the budget, and make the plan, its reporter and its calls."""
     store = batch.checkpoint
-    resume = (yield Blocking(store.load)) if store is not None else Resume()
+    resume = (yield Blocking(store.take)) if store is not None else Resume()
     plan = batch.plan(resume, link.clock, (yield from _budget(batch)))
     return _Run(plan, reporter(batch.progress, plan.total), _calls(batch, plan, link))
 
@@ -271,6 +272,8 @@ async def aiterate(
         run = await link.run(_start(batch, link))
     except BaseException:
         if store is not None:
+            # Also after a cancellation while the checkpoint was being taken on its thread:
+            # the close waits for the take, and lets go of what it took.
             await _let_go(store)
         raise
     plan, report = run.plan, run.report

@@ -25,6 +25,7 @@ class ExitCode(IntEnum):
     JOB = 8
     CANNOT_PAY = 9
     STILL_RUNNING = 10
+    CHECKPOINT_IN_USE = 11
     INTERRUPTED = 130
 
 
@@ -50,6 +51,11 @@ EXIT_CODES: tuple[tuple[ExitCode, str], ...] = (
         ExitCode.STILL_RUNNING,
         "--wait gave up (--wait-timeout) while the job or lookup is still running; the message "
         "says how to follow it",
+    ),
+    (
+        ExitCode.CHECKPOINT_IN_USE,
+        "enrich-file: another run holds the checkpoint and has not ended; no lead was sent (run "
+        "the same command again once it has: it goes on from what that run recorded)",
     ),
     (
         ExitCode.INTERRUPTED,
@@ -91,6 +97,9 @@ def classify(exc: BaseException) -> tuple[ExitCode, str]:
         (sdk.PollTimeoutError, ExitCode.STILL_RUNNING),
         (sdk.LeadEnrichError, ExitCode.ERROR),
     )
+    if isinstance(exc, sdk.LeadEnrichError) and isinstance(exc, BlockingIOError):
+        # The SDK's refusal to take a checkpoint another run holds (it would block).
+        return ExitCode.CHECKPOINT_IN_USE, message
     for kinds, code in codes:
         if isinstance(exc, kinds):
             return code, message

@@ -63,7 +63,9 @@ class BulkEnrichment(SyncNamespace):
         The run's options are the keys of [`BulkOptions`][leadenrich.BulkOptions], each
         optional: `concurrency` (5), `max_credits` (a number, `"auto"` for what the
         account has left, or None), `checkpoint` (a JSONL file that makes the run
-        resumable), `progress`, `poll_interval` and `strategy` (`"sync"` or `"async"`).
+        resumable, held by the run until it ends: a second run on it raises
+        LeadEnrichError before it sends anything), `progress`, `poll_interval` and
+        `strategy` (`"sync"` or `"async"`).
 
         Args:
             leads: LeadIn objects, dicts of LeadIn fields, or a pandas DataFrame whose
@@ -100,6 +102,7 @@ class BulkEnrichment(SyncNamespace):
         Args:
             leads: What `enrich_many` takes: LeadIn objects, dicts, or a DataFrame.
             checkpoint: The checkpoint the run will use: its finished rows cost nothing.
+                It is only read, and may be read while a run writes it.
             max_stored: Read at most this many stored leads (None: all of them). Reading
                 stops sooner once every email to look for was found.
             progress: None shows a bar (tqdm) while the stored leads are read when

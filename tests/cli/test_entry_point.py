@@ -217,3 +217,43 @@ def test_a_second_ctrl_c_abandons_them(
     # The same command again finds the abandoned leads instead of paying for them twice.
     assert run("enrich-file", str(tmp_path / "leads.csv"), "-o", str(out), server=server).code == 0
     assert server.state.charged("enrichment", key=server.api_key) == 5
+
+
+def test_a_second_enrich_file_on_the_same_checkpoint_exits_11_and_sends_no_lead(
+    make_server: MakeServer, tmp_path: Path, script: str
+) -> None:
+    # The same command twice, a moment apart (a cron job that overlaps itself). The first
+    # is stopped (SIGSTOP) once it holds the checkpoint, so that it is still going on
+    # however slowly the second starts, and resumed once the second has ended.
+    server = make_server(enrichment_seconds=(30.0, 30.0), time_scale=0.01)
+    source = leads_file(tmp_path, 12)
+    out = tmp_path / "out.csv"
+    command = [script, "enrich-file", str(source), "-o", str(out)]
+    first = subprocess.Popen(command, env=environment(server), stderr=subprocess.PIPE, text=True)
+    try:
+        assert server.state.wait_until(lambda: server.state.in_flight > 0, timeout=30)
+        first.send_signal(signal.SIGSTOP)
+        key = server.add_key(user=server.user_of(server.api_key))
+        second = subprocess.run(
+            command,
+            env={**environment(server), "LEADENRICH_API_KEY": key},
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+    finally:
+        first.send_signal(signal.SIGCONT)
+    _, err = first.communicate(timeout=60)
+    assert first.returncode == 0, err
+    assert second.returncode == 11, second.stderr
+    assert second.stderr.splitlines()[-1] == (
+        f"leadenrich: error: checkpoint {checkpoint_for(out)} is held by a run in another process, "
+        "which has not ended: no lead was sent; once it has ended, run the same command again to "
+        "go on from what it recorded"
+    )
+    assert "Traceback" not in second.stderr
+    sent = [r.path for r in server.state.requests() if r.key == key]
+    assert "/api/v1/leads/enrich" not in sent, "the second run sent a lead"
+    assert server.state.charged("enrichment") == 12, "a lead was charged twice"
+    rows = list(csv.DictReader(out.read_text(encoding="utf-8").splitlines()))
+    assert [row["status"] for row in rows] == ["enriched"] * 12

@@ -128,6 +128,7 @@ async def test_invalid_rows_carry_the_messages_enrich_many_gives(client: Client,
 async def test_a_lead_sent_without_an_answer_counts_as_charged(client: Client, tmp_path: Path) -> None:
     lead = LeadIn(company="Lost Co", domain="lost.com")
     checkpoint = Checkpoint(tmp_path / "run.jsonl")
+    checkpoint.take()
     checkpoint.started(f"{fingerprint(lead)}#0", 0, as_job=False)
     checkpoint.close()
     preview = await call(client.leads.preview_many([lead], checkpoint=tmp_path / "run.jsonl", progress=False))

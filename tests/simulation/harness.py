@@ -21,6 +21,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from leadenrich._bulk.checkpoint import Checkpoint
+from leadenrich._bulk.checkpoint_lock import CheckpointInUse
 from leadenrich._bulk.iteration import AsyncBulkIterator, Halt
 from leadenrich._bulk.preview import BulkPreview, Draft, preview
 from leadenrich._bulk.results import BulkOutcome
@@ -76,20 +77,22 @@ class World_:
 
 
 class Disk:
-    """The checkpoint file on a simulated disk."""
+    """The checkpoint file on a simulated disk, and the run that holds it."""
 
     def __init__(self, world: World, rng: random.Random) -> None:
         self.world = world
         self.rng = rng
         self.data = bytearray()
+        self.owner: MemoryJournal | None = None
 
     def journal(self, process: Process) -> MemoryJournal:
         return MemoryJournal(self, process)
 
 
 class MemoryJournal:
-    """A checkpoint's journal on the simulated disk: a batch of lines is synced a moment
-    after it is appended, as the writer thread does it."""
+    """A checkpoint's journal on the simulated disk, as the file is: held by one run from
+    its start to its end, and let go when its process dies; a batch of lines is synced a
+    moment after it is appended, as the writer thread does it; readers change nothing."""
 
     name = "run.jsonl"
 
@@ -101,7 +104,14 @@ class MemoryJournal:
 
     def read(self) -> bytes:
         data = self.disk.data
-        complete = bytes(data[: data.rfind(b"\n") + 1])
+        return bytes(data[: data.rfind(b"\n") + 1])
+
+    def take(self) -> bytes:
+        if self.disk.owner is not None:
+            raise CheckpointInUse(f"checkpoint {self.name} is held by another run")
+        self.disk.owner = self
+        data = self.disk.data
+        complete = self.read()
         # As the file's owner does: a torn tail is cut, so the next line starts afresh.
         del data[len(complete) :]
         return complete
@@ -109,6 +119,9 @@ class MemoryJournal:
     def append(self, line: str) -> Future[None]:
         written: Future[None] = Future()
         written.set_running_or_notify_cancel()
+        if self.disk.owner is not self:
+            written.set_exception(LeadEnrichError(f"checkpoint {self.name} is not held by this run"))
+            return written
         if not self._pending:
             self.disk.world.after(self.disk.rng.uniform(0.0005, 0.02), self._sync)
         self._pending.append((line, written))
@@ -125,13 +138,18 @@ class MemoryJournal:
 
     def close(self) -> None:
         self._sync()
+        if self.disk.owner is self:
+            self.disk.owner = None
 
     def kill(self) -> None:
-        """The process died: lines not synced are lost, the first may be torn."""
+        """The process died: lines not synced are lost, the first may be torn, and the
+        OS lets go of the file."""
         if self._pending and self.disk.rng.random() < 0.5:
             line = self._pending[0][0].encode()
             self.disk.data += line[: self.disk.rng.randint(1, len(line) - 1)]
         self._pending = []
+        if self.disk.owner is self:
+            self.disk.owner = None
 
 
 def simulate(schedule: Schedule, *, trace: bool = False) -> World_:
@@ -259,7 +277,10 @@ def _run(sim: World_, spec: RunSpec, process: Process, rng: random.Random) -> Ob
             _wind_down(loop)
         observed.errors += [str(context.get("message")) for context in loop.errors]
         loop.run_until_complete(loop.shutdown_asyncgens())
+        if sim.disk.owner is journal:
+            observed.errors.append("the program ended with its run still holding the checkpoint")
     loop.close()
+    sim.disk.owner = None  # the process is over: the OS lets go of what it held
     try:
         observed.checkpoint = Checkpoint(journal=MemoryJournal(sim.disk, process)).load()
     except LeadEnrichError as exc:
