@@ -1,9 +1,11 @@
 """What a bulk run would charge, worked out before it runs.
 
-Nothing here sends or waits. `preview` asks for the usage and the listing as steps, which
-the client performs and answers; this module classifies the rows, decides which page of
-the listing to read next, and sums up. The rows are read and validated exactly as
-`enrich_many` reads them, and the checkpoint through the checkpoint's own reader.
+Nothing here sends or waits. `preview` asks for the checkpoint's lines, the usage and the
+listing as steps, which the client performs and answers (the asyncio client reads the
+checkpoint on a thread); this module classifies the rows, decides which page of the
+listing to read next, and sums up. The rows are read and validated exactly as
+`enrich_many` reads them, and the checkpoint through the checkpoint's own reader, which
+changes nothing: a run may be writing it.
 """
 
 from __future__ import annotations
@@ -21,11 +23,11 @@ from .._endpoints import Call, list_leads
 from .._endpoints import usage as usage_call
 from .._errors import InvalidRequestError
 from .._pagination import next_skip
-from .._steps import Send, Steps
+from .._steps import Blocking, Send, Steps
 from .._validate import integer
 from .checkpoint import Checkpoint, Resume, fingerprint
 from .frames import input_columns, records_frame
-from .inputs import read_items
+from .inputs import Item, read_items
 from .options import credits_left
 from .scan_progress import ScanProgress, scan_reporter
 
@@ -423,29 +425,38 @@ def _aware(moment: datetime) -> datetime:
 
 @dataclass
 class Draft:
-    """The rows classified as far as the input and the checkpoint tell; the listing comes next."""
+    """The input read and validated, and the checkpoint to read; the listing comes next."""
 
-    rows: list[PreviewRow]
+    items: list[Item]
+    checkpoint: Checkpoint | None
     max_stored: int | None
+    rows: list[PreviewRow] = field(default_factory=list[PreviewRow])
+    """The rows classified as far as the input and the checkpoint tell (`classify`)."""
     wanted: set[str] = field(default_factory=set[str])
+    """The emails of the rows to enrich: the listing is searched for them."""
 
     @classmethod
     def read(
         cls, leads: Any, checkpoint: str | os.PathLike[str] | Checkpoint | None, max_stored: int | None
     ) -> Draft:
-        """Validate the input like `enrich_many` and read the checkpoint: nothing is sent."""
+        """Validate the input like `enrich_many`: nothing is read from disk or sent yet."""
         if max_stored is not None:
             integer("max_stored", max_stored, 0)
         items = read_items(leads)
         if checkpoint is not None and not isinstance(checkpoint, Checkpoint):
             checkpoint = Checkpoint(checkpoint)
-        resume = checkpoint.load() if checkpoint is not None else Resume()
-        # Checkpoint keys are "fingerprint#n": the fingerprint alone names the lead.
-        done = {key.split("#")[0] for key in resume.done}
-        sent = {key.split("#")[0] for key in resume.uncertain}
+        return cls(items, checkpoint, max_stored)
+
+    def load(self) -> Resume:
+        """What the checkpoint holds, read as a reader: it blocks (the disk), and changes
+        nothing, so a run may be writing it."""
+        return self.checkpoint.load() if self.checkpoint is not None else Resume()
+
+    def classify(self, resume: Resume) -> None:
+        """Classify the rows by the input and what the checkpoint holds."""
         first: dict[str, int] = {}
         rows: list[PreviewRow] = []
-        for item in items:
+        for item in self.items:
             if item.lead is None:
                 rows.append(PreviewRow(item.index, item.given, "invalid", error=item.invalid))
                 continue
@@ -454,18 +465,18 @@ class Draft:
                 rows.append(PreviewRow(item.index, item.lead, "duplicate", duplicate_of=first[key]))
                 continue
             first[key] = item.index
-            if key in done:
+            if key in resume.done:
                 rows.append(PreviewRow(item.index, item.lead, "checkpoint"))
             else:
-                rows.append(PreviewRow(item.index, item.lead, "new", sent_before=key in sent))
-        wanted = {
+                rows.append(PreviewRow(item.index, item.lead, "new", sent_before=key in resume.uncertain))
+        self.rows = rows
+        self.wanted = {
             row.input.email
             for row in rows
             if row.status == "new"
             and isinstance(row.input, _lazy_models.LeadIn)
             and row.input.email is not None
         }
-        return cls(rows, max_stored, wanted)
 
     def scan(self) -> StoredScan:
         return StoredScan(self.wanted, self.max_stored)
@@ -487,7 +498,9 @@ class Draft:
 
 
 def preview(draft: Draft, progress: ScanProgress) -> Steps[BulkPreview]:
-    """`preview_many`: the usage, then the listing page by page, as steps for either client."""
+    """`preview_many`: the checkpoint (on a thread for the asyncio client), the usage, then
+    the listing page by page, as steps for either client."""
+    draft.classify((yield Blocking(draft.load)))
     usage: UsageOut = yield Send(usage_call())
     scan = draft.scan()
     if (call := scan.next_call()) is not None:
