@@ -14,6 +14,7 @@ process (some network file systems lock per process, not per descriptor).
 from __future__ import annotations
 
 import contextlib
+import errno
 import os
 import sys
 import threading
@@ -46,7 +47,8 @@ if sys.platform == "win32":  # not run by CI, which runs on Linux
         msvcrt.locking(fd, msvcrt.LK_UNLCK, 1)
 
     def _busy(exc: OSError) -> bool:
-        return isinstance(exc, PermissionError) or exc.errno == 36  # EDEADLOCK: held elsewhere
+        # EACCES, or EDEADLOCK once the C runtime gave up waiting: another handle holds it.
+        return isinstance(exc, PermissionError) or exc.errno == errno.EDEADLOCK
 
 else:
     import fcntl
