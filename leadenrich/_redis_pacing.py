@@ -6,11 +6,13 @@ so every worker on every machine books its place in the same log. The enrichment
 are a sorted set of leases, renewed by a background thread while they are held, so the
 slots of a process that dies come back when its leases run out.
 
-redis-py is imported when the first request is paced, never by `import leadenrich`.
+redis-py is imported when the first request is paced, never by `import leadenrich`; a
+client given a shared budget checks that it is installed.
 """
 
 from __future__ import annotations
 
+import importlib.util
 import logging
 import os
 import threading
@@ -113,6 +115,13 @@ class SharedPacing:
     def __init__(
         self, budget: SharedBudget, api_key: str, windows: dict[Bucket, tuple[int, float]], slots: int
     ) -> None:
+        if importlib.util.find_spec("redis") is None:
+            # Said when the client is made, not at its first request.
+            raise ModuleNotFoundError(
+                "RateLimits(shared=...) needs redis-py, which the redis extra installs: "
+                'pip install "leadenrich[redis]"',
+                name="redis",
+            )
         self.budget = budget
         base = key_base(budget.prefix, api_key)
         self._window_keys: dict[Bucket, str] = {"sync": f"{base}:sync", "async": f"{base}:async"}

@@ -27,7 +27,8 @@ class SharedBudget:
     Give it to `RateLimits(shared=...)`: every process whose client names the same Redis
     and the same API key paces itself against one sliding window per bucket, so a fleet
     of workers never sends more than the limits in any window. Needs the `redis` extra
-    (`pip install "leadenrich[redis]"`).
+    (`pip install "leadenrich[redis]"`): a client given a budget without it raises
+    `ModuleNotFoundError` when it is made.
 
     Attributes:
         url: The Redis address: `redis://host:6379/0`, `rediss://` for TLS, or

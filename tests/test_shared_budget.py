@@ -79,6 +79,23 @@ def test_import_leadenrich_does_not_import_redis() -> None:
     subprocess.run([sys.executable, "-c", code], check=True)
 
 
+@pytest.mark.parametrize("cls", [LeadEnrich, AsyncLeadEnrich])
+def test_a_shared_budget_without_redis_py_says_how_to_install_it_when_the_client_is_made(
+    cls: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setitem(sys.modules, "redis", None)  # as if redis-py were not installed
+    limits = RateLimits(shared="redis://127.0.0.1:1/0")
+    with pytest.raises(ModuleNotFoundError) as missing:
+        cls("k", base_url="https://api.test", rate_limits=limits)
+    message = str(missing.value)
+    assert message == (
+        'RateLimits(shared=...) needs redis-py, which the redis extra installs: pip install "leadenrich[redis]"'
+    )
+    assert missing.value.name == "redis"
+    assert missing.value.__cause__ is None
+    assert missing.value.__context__ is None
+
+
 def test_redis_keys_are_a_hash_of_the_api_key(redis_url: str) -> None:
     import redis
 
