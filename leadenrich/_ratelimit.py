@@ -16,7 +16,7 @@ from ._validate import integer, seconds
 if TYPE_CHECKING:
     from ._redis_pacing import SharedPacing
 
-__all__ = ["AsyncSlots", "Bucket", "Pacer", "RateLimits", "Slots"]
+__all__ = ["AsyncSlots", "Bucket", "Pacer", "Question", "RateLimits", "Slots"]
 
 Bucket = Literal["sync", "async"]
 
@@ -76,12 +76,30 @@ class RateLimits:
         object.__setattr__(self, "shared", as_shared_budget(self.shared))
 
 
+@dataclass(frozen=True)
+class Question:
+    """What a shared budget's Redis is told as it books a client's next place."""
+
+    after: float
+    """Real seconds the client's own window still makes it wait."""
+    ages: tuple[float, ...]
+    """The places it took while Redis did not answer, as real seconds before now
+    (negative: still to come)."""
+    untold: tuple[float, ...]
+    """The same places on the client's clock, for its window to forget once told."""
+
+
 class _Window:
     """At most `limit` requests in any `period` seconds: a sliding-window log.
 
     A token bucket of the same rate lets a burst through and then one request per
     interval, which a server that counts a sliding window rejects; a log of send times
     is never over the limit by any of the usual ways of counting.
+
+    With a shared budget the log still records every place the client takes, the ones
+    Redis booked too: it is what holds the client to the limit when Redis stops
+    answering, comes back empty or is flushed. The places taken while Redis did not
+    answer are also kept apart until Redis has been told of them.
     """
 
     def __init__(self, limit: int, period: float, clock: ServiceClock) -> None:
@@ -89,6 +107,7 @@ class _Window:
         self._period = _widened(period, clock)
         self._clock = clock
         self._sent: deque[float] = deque()
+        self._untold: list[float] = []
         self._lock = threading.Lock()
 
     def reserve(self, within: float | None = None) -> float | None:
@@ -98,15 +117,47 @@ class _Window:
         and the window is left as it was (a wait must not outlive its deadline).
         """
         with self._lock:
+            return self._book(within)
+
+    def _book(self, within: float | None, after: float = 0.0, untold: bool = False) -> float | None:
+        # Once full, each place is a period after the one it pops: the places fall into
+        # `limit` chains a period apart, so no window holds more than `limit`, in
+        # whatever order the waits `after` (Redis's) put them.
+        now = self._clock.now()
+        full = len(self._sent) >= self._limit
+        at = max(now + after, self._sent[0] + self._period) if full else now + after
+        if within is not None and at - now > within:
+            return None
+        if full:
+            self._sent.popleft()
+        self._sent.append(at)
+        if untold:
+            self._untold.append(at)
+        return at - now
+
+    def ask(self) -> Question:
+        """What Redis is told as it books the client's next place."""
+        with self._lock:
             now = self._clock.now()
-            at = now
-            if len(self._sent) >= self._limit:
-                at = max(now, self._sent[0] + self._period)
-                if within is not None and at - now > within:
-                    return None
-                self._sent.popleft()
-            self._sent.append(at)
-            return at - now
+            free = self._sent[0] + self._period if len(self._sent) >= self._limit else now
+            # A place a period old holds nothing back any more, here or in Redis.
+            self._untold = [at for at in self._untold if at > now - self._period]
+            real = self._clock.real_seconds
+            return Question(
+                after=real(max(0.0, free - now)),
+                ages=tuple(real(now - at) for at in self._untold),
+                untold=tuple(self._untold),
+            )
+
+    def book(self, question: Question, real_wait: float | None, within: float | None) -> float | None:
+        """`reserve`, once Redis was asked `question`: it waits `real_wait` real seconds,
+        or None when Redis did not answer (the place is then one to tell it of)."""
+        with self._lock:
+            if real_wait is None:
+                return self._book(within, untold=True)
+            told = set(question.untold)
+            self._untold = [at for at in self._untold if at not in told]
+            return self._book(within, real_wait / self._clock.scale)
 
 
 class Slots(Protocol):
@@ -132,13 +183,13 @@ class Pacer:
     Reservations happen under a thread lock and the waiting outside it, so the same pacer
     serves threads and asyncio tasks alike. Slots are a thread semaphore for the sync
     client and an asyncio one per event loop, made on first use, for the async client.
-    With a shared budget, windows and slots are kept in Redis, and the local ones serve
-    while Redis does not answer.
+    With a shared budget, each place is booked in Redis and in the local window, which
+    alone paces the client while Redis does not answer; the slots are leases in Redis,
+    and the local ones serve while it does not answer.
     """
 
     def __init__(self, limits: RateLimits, clock: ServiceClock, api_key: str = "") -> None:
         self.limits = limits
-        self._clock = clock
         self._windows: dict[Bucket, _Window] = {
             "sync": _Window(limits.sync_per_minute, limits.period, clock),
             "async": _Window(limits.async_per_minute, limits.period, clock),
@@ -202,23 +253,24 @@ class Pacer:
     def reserve(self, bucket: Bucket, within: float | None = None) -> float | None:
         """Claim a slot in `bucket`; returns the seconds to wait before sending, or None
         when the slot is further away than `within` seconds (a wait must not outlive
-        its deadline)."""
-        if self._shared is not None:
-            wait = self._shared.reserve(bucket)
-            if wait is not None:
-                return self._on_client_clock(wait, within)
-        return self._windows[bucket].reserve(within)
+        its deadline).
+
+        With a shared budget the place is booked in Redis (a place booked there past the
+        deadline stays booked: it only leaves the fleet one request short in that
+        window), and in the local window whatever Redis answers.
+        """
+        window = self._windows[bucket]
+        if self._shared is None:
+            return window.reserve(within)
+        question = window.ask()
+        real_wait = self._shared.reserve(bucket, question.after, question.ages)
+        return window.book(question, real_wait, within)
 
     async def areserve(self, bucket: Bucket, within: float | None = None) -> float | None:
         """`reserve` for an async client: a shared budget is asked without blocking the loop."""
-        if self._shared is not None:
-            wait = await self._shared.areserve(bucket)
-            if wait is not None:
-                return self._on_client_clock(wait, within)
-        return self._windows[bucket].reserve(within)
-
-    def _on_client_clock(self, real_wait: float, within: float | None) -> float | None:
-        # Redis counts real seconds. A place booked there past the deadline stays booked:
-        # it only leaves the fleet one request short in that window.
-        wait = real_wait / self._clock.scale
-        return None if within is not None and wait > within else wait
+        window = self._windows[bucket]
+        if self._shared is None:
+            return window.reserve(within)
+        question = window.ask()
+        real_wait = await self._shared.areserve(bucket, question.after, question.ages)
+        return window.book(question, real_wait, within)

@@ -2,9 +2,10 @@
 
 Each paced request costs one round trip: a Lua script that does what the local `_Window`
 does (a sliding-window log of send times) on a list in Redis, on the Redis server's clock,
-so every worker on every machine books its place in the same log. The enrichment slots
-are a sorted set of leases, renewed by a background thread while they are held, so the
-slots of a process that dies come back when its leases run out.
+so every worker on every machine books its place in the same log. The local window books
+every place too, and tells Redis of those it took while Redis did not answer. The
+enrichment slots are a sorted set of leases, renewed by a background thread while they
+are held, so the slots of a process that dies come back when its leases run out.
 
 redis-py is imported when the first request is paced, never by `import leadenrich`; a
 client given a shared budget checks that it is installed.
@@ -28,6 +29,7 @@ from ._shared_budget import SharedBudget, masked_url
 
 if TYPE_CHECKING:
     import asyncio
+    from collections.abc import Sequence
 
 __all__ = ["AsyncSharedSlots", "SharedPacing", "SharedSlots", "key_base"]
 
@@ -222,17 +224,21 @@ class SharedPacing:
                 return script.result(self.link.answered(answer))
         return None
 
-    def _reserve(self, bucket: Bucket) -> _Script[float]:
+    def _reserve(self, bucket: Bucket, after: float, ages: Sequence[float]) -> _Script[float]:
         limit, period = self._windows[bucket]
-        return _Script(_RESERVE, [self._window_keys[bucket]], [str(limit), repr(period)], float)
+        args = [str(limit), repr(period), repr(after), *map(repr, ages)]
+        # Unanswered, the place may still be booked: that only holds the fleet back.
+        return _Script(_RESERVE, [self._window_keys[bucket]], args, float)
 
-    def reserve(self, bucket: Bucket) -> float | None:
-        """Seconds to wait before sending, or None when Redis is away (pace locally)."""
-        return self._run(self._reserve(bucket))
+    def reserve(self, bucket: Bucket, after: float, ages: Sequence[float]) -> float | None:
+        """Book a place `after` seconds from now at the earliest, once the places taken
+        `ages` seconds ago without Redis are in the log; returns the seconds to wait before
+        sending, or None when Redis is away (pace locally)."""
+        return self._run(self._reserve(bucket, after, ages))
 
-    async def areserve(self, bucket: Bucket) -> float | None:
+    async def areserve(self, bucket: Bucket, after: float, ages: Sequence[float]) -> float | None:
         """`reserve` without blocking the event loop."""
-        return await self._arun(self._reserve(bucket))
+        return await self._arun(self._reserve(bucket, after, ages))
 
     def _acquire(self, token: str) -> _Script[bool]:
         return _Script(_ACQUIRE, [self.slots_key], [str(self.slots), repr(self.budget.lease), token], bool)

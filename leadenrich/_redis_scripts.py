@@ -16,14 +16,30 @@ local function keep(key, seconds)
 end
 """
 
-# The log of send times, as `_Window.reserve` keeps it, on the Redis server's clock.
+# The log of send times, as `_Window` keeps it, on the Redis server's clock. ARGV: the
+# limit, the period, how long the client's own log still makes it wait (so the place
+# booked here is the one it sends at), then the places it took while Redis did not
+# answer, as seconds before now (negative: still to come). Those are merged in first:
+# the log is the fleet's sends, the outage's included. Of the merged log only the latest
+# `limit` places can hold a new one back.
 # The wait goes back as a string: Redis cuts a Lua number down to an integer.
 RESERVE = (
     PRELUDE
     + """
 local limit = tonumber(ARGV[1])
 local period = tonumber(ARGV[2])
-local at = now
+local at = now + tonumber(ARGV[3])
+if #ARGV > 3 then
+  local log = {}
+  for _, place in ipairs(redis.call('LRANGE', KEYS[1], 0, -1)) do log[#log + 1] = tonumber(place) end
+  for i = 4, #ARGV do log[#log + 1] = now - tonumber(ARGV[i]) end
+  table.sort(log)
+  redis.call('DEL', KEYS[1])
+  for i = math.max(1, #log - limit + 1), #log do
+    redis.call('RPUSH', KEYS[1], string.format('%.6f', log[i]))
+  end
+  keep(KEYS[1], log[#log] - now + period)
+end
 local n = redis.call('LLEN', KEYS[1])
 while n >= limit do
   local first = tonumber(redis.call('LPOP', KEYS[1]))

@@ -34,9 +34,10 @@ class SharedBudget:
         url: The Redis address: `redis://host:6379/0`, `rediss://` for TLS, or
             `unix:///path/to/redis.sock`. A password in it never shows in a repr or a log.
         on_failure: What a client does when Redis does not answer within `timeout`:
-            `"local"` paces the process alone (today's behaviour, one warning on the
-            `leadenrich` logger) and asks Redis again after `recheck` seconds; `"raise"`
-            raises `LeadEnrichError` before anything is sent.
+            `"local"` paces the client alone on its own window, which holds every place
+            it took (one warning on the `leadenrich` logger), and asks Redis again after
+            `recheck` seconds, telling it of the places taken meanwhile; `"raise"` raises
+            `LeadEnrichError` before anything is sent.
         timeout: Seconds to wait for Redis to connect or answer.
         lease: Seconds an enrichment slot stays taken if its process dies; a live
             process renews its leases every third of that.

@@ -16,8 +16,9 @@ from typing import Any, NoReturn
 
 import httpx
 import pytest
+import respx
 
-from leadenrich import JobOut, MobileFindOut
+from leadenrich import JobOut, MobileFindOut, ServiceClock
 from leadenrich.testing import FakeServer
 
 QUICK: dict[str, Any] = {"enrichment_seconds": (4.0, 8.0), "mobile_lookup_seconds": (2.0, 6.0)}
@@ -50,6 +51,24 @@ async def call(value: Any) -> Any:
     if inspect.isawaitable(value):
         return await value
     return value
+
+
+def usage_sent_at(api: respx.MockRouter, clock: ServiceClock) -> list[float]:
+    """The times, on `clock`, at which the mocked service is sent each `usage()` call from now on."""
+    sent_at: list[float] = []
+
+    def respond(request: httpx.Request) -> httpx.Response:
+        sent_at.append(clock.now())
+        return httpx.Response(200, json=USAGE)
+
+    api.get("/usage").mock(side_effect=respond)
+    return sent_at
+
+
+def max_in_window(times: list[float], period: float) -> int:
+    """The most of `times` that fall in any `period` seconds (a half-open window)."""
+    times = sorted(times)
+    return max(sum(1 for t in times if start <= t < start + period) for start in times)
 
 
 async def collect(iterable: Iterable[Any] | AsyncIterable[Any]) -> list[Any]:

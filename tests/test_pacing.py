@@ -5,7 +5,6 @@ from __future__ import annotations
 import threading
 from typing import Any
 
-import httpx
 import pytest
 import respx
 
@@ -13,27 +12,16 @@ from leadenrich import AsyncLeadEnrich, LeadEnrich, RateLimits
 from leadenrich._ratelimit import Pacer
 from leadenrich.testing import ManualClock
 from tests.conftest import BASE, KEY
-from tests.helpers import USAGE, call
+from tests.helpers import USAGE, call, max_in_window, usage_sent_at
 
 pytestmark = pytest.mark.anyio
-
-
-def max_in_window(times: list[float], period: float) -> int:
-    times = sorted(times)
-    return max(sum(1 for t in times if start <= t < start + period) for start in times)
 
 
 @pytest.mark.parametrize("cls", [LeadEnrich, AsyncLeadEnrich])
 async def test_100_rapid_calls_stay_within_60_a_minute(
     api: respx.MockRouter, clock: ManualClock, cls: Any
 ) -> None:
-    sent_at: list[float] = []
-
-    def respond(request: httpx.Request) -> httpx.Response:
-        sent_at.append(clock.now())
-        return httpx.Response(200, json=USAGE)
-
-    api.get("/usage").mock(side_effect=respond)
+    sent_at = usage_sent_at(api, clock)
     client = cls(KEY, base_url=BASE, clock=clock)
     for _ in range(100):
         await call(client.usage())

@@ -14,6 +14,7 @@ from dataclasses import replace
 from typing import Any
 
 import pytest
+import respx
 
 from leadenrich import (
     AsyncLeadEnrich,
@@ -28,7 +29,9 @@ from leadenrich import (
 )
 from leadenrich._ratelimit import Pacer
 from leadenrich._redis_pacing import SharedPacing
-from leadenrich.testing import FakeServer
+from leadenrich.testing import FakeServer, ManualClock
+from tests.conftest import BASE, KEY
+from tests.helpers import call, max_in_window, usage_sent_at
 from tests.redis_server import RedisServer
 from tests.shared_budget_workers import book_places, hold_enrichment_slots, paced_calls
 
@@ -352,9 +355,12 @@ def _warnings(caplog: pytest.LogCaptureFixture) -> list[str]:
 
 
 @pytest.mark.parametrize("cls", [LeadEnrich, AsyncLeadEnrich])
-def test_redis_stopped_mid_run_paces_locally_with_one_warning(
+def test_redis_stopped_mid_run_paces_locally_with_one_warning_until_it_is_back(
     own_redis: RedisServer, cls: Any, caplog: pytest.LogCaptureFixture
 ) -> None:
+    import redis
+
+    caplog.set_level(logging.INFO, logger="leadenrich")
     with FakeServer() as server:
         # recheck=0: every request asks Redis again, and still only one warning is logged.
         limits = replace(server.rate_limits, shared=SharedBudget(own_redis.url, timeout=0.2, recheck=0.0))
@@ -362,6 +368,8 @@ def test_redis_stopped_mid_run_paces_locally_with_one_warning(
         own_redis.stop()
         _usage_calls(cls, server, limits, 10)
         _enrich_and_wait(cls, server, limits, timeout=60)  # the slots fall back to local ones
+        own_redis.start()
+        _usage_calls(cls, server, limits, 10)
         # Nothing lost, nothing sent twice, no 429; one warning for the whole process.
         counts = server.state.status_counts(server.api_key)
         assert set(counts) == {200, 202}
@@ -371,6 +379,11 @@ def test_redis_stopped_mid_run_paces_locally_with_one_warning(
         (warning,) = _warnings(caplog)
         assert "did not answer" in warning
         assert own_redis.url in warning
+        # Back, Redis books the places again (in a window of its own: it came back empty).
+        assert f"the shared budget at {own_redis.url} answers again" in caplog.messages
+        with redis.Redis.from_url(own_redis.url) as client:
+            (key,) = client.keys("*:sync")
+            assert client.llen(key) == 10
 
 
 @pytest.mark.parametrize("cls", [LeadEnrich, AsyncLeadEnrich])
@@ -410,3 +423,73 @@ def test_on_failure_raise_sends_nothing_when_redis_is_away(own_redis: RedisServe
         with pytest.raises(LeadEnrichError, match=r"did not answer .*nothing was sent"):
             _usage_calls(cls, server, limits, 1)
         assert server.state.status_counts(server.api_key) == {}
+
+
+def _break(redis_server: RedisServer, fault: str) -> None:
+    if fault == "restarted":
+        redis_server.stop()
+    elif fault == "frozen":
+        redis_server.pause()
+    else:
+        import redis
+
+        with redis.Redis.from_url(redis_server.url) as client:
+            client.flushall()
+
+
+def _mend(redis_server: RedisServer, fault: str) -> None:
+    if fault == "restarted":
+        redis_server.start()  # empty: it keeps nothing on disk
+    elif fault == "frozen":
+        redis_server.resume()
+
+
+@pytest.mark.anyio
+@pytest.mark.parametrize("fault", ["restarted", "flushed", "frozen"])
+@pytest.mark.parametrize("cls", [LeadEnrich, AsyncLeadEnrich])
+async def test_a_client_never_sends_more_than_the_limit_in_a_window_whatever_redis_does(
+    own_redis: RedisServer, api: respx.MockRouter, clock: ManualClock, cls: Any, fault: str
+) -> None:
+    # The exact property, read on the client's ManualClock, whose waits end at once while
+    # Redis counts its real seconds: Redis's answers and the client's time disagree, as
+    # they do after any fault. What holds the client to the limit is its own window, which
+    # records every place it takes: 5 sends before Redis is stopped (flushed, frozen),
+    # 5 while it is, 5 after it is back.
+    sent_at = usage_sent_at(api, clock)
+    # recheck=0: every request asks Redis, so each one meets the fault and the recovery.
+    budget = SharedBudget(own_redis.url, timeout=0.25, recheck=0)
+    client = cls(KEY, base_url=BASE, clock=clock, rate_limits=RateLimits(sync_per_minute=5, shared=budget))
+    for step in (_break, _mend, None):
+        for _ in range(5):
+            await call(client.usage())
+        if step is not None:
+            step(own_redis, fault)
+    await call(client.aclose() if cls is AsyncLeadEnrich else client.close())
+    assert len(sent_at) == 15
+    assert max_in_window(sent_at, 60.0) <= 5
+
+
+def test_redis_back_from_an_outage_counts_the_places_taken_without_it(own_redis: RedisServer) -> None:
+    # One process books 3 places while Redis is stopped, then one more once it is back:
+    # Redis (restarted empty) learns of the 3, so another process gets the 1 place left
+    # in that window, not 5. Only booked, never waited for: the 600 s window dwarfs any
+    # booking's round trip.
+    limits = RateLimits(sync_per_minute=5, period=600, shared=SharedBudget(own_redis.url, recheck=0))
+    first, second = Pacer(limits, REAL, "k"), Pacer(limits, REAL, "k")
+
+    def place(pacer: Pacer) -> float:
+        wait = pacer.reserve("sync")
+        assert wait is not None
+        return REAL.now() + wait
+
+    own_redis.stop()
+    places = [place(first) for _ in range(3)]
+    own_redis.start()
+    places.append(place(first))
+    places += [place(second) for _ in range(5)]
+    for pacer in (first, second):
+        pacer.close()
+    assert max_in_window(places, 600) == 5
+    # The second process's last 4 wait a window (612.05 s: the client's window) after
+    # the first 4 places, taken within the time this test ran.
+    assert min(places[-4:]) >= max(places[:4]) + 600
