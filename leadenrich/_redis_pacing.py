@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Generic, Literal, TypeVar
 
 from ._errors import LeadEnrichError
-from ._redis_scripts import ACQUIRE, RENEW, RESERVE
+from ._redis_scripts import ACQUIRE, GIVE_BACK, RENEW, RESERVE
 from ._shared_budget import SharedBudget, masked_url
 
 if TYPE_CHECKING:
@@ -38,8 +38,9 @@ logger = logging.getLogger("leadenrich")
 Bucket = Literal["sync", "async"]
 T = TypeVar("T")
 
-# The registered scripts, by their place in a connection's tuple (after the client).
-_RESERVE, _ACQUIRE, _RENEW = 1, 2, 3
+# The registered scripts, by their place in a connection's tuple (after the client); the
+# async client has the first two, the renewing thread uses the sync one.
+_RESERVE, _ACQUIRE, _RENEW, _GIVE_BACK = 1, 2, 3, 4
 
 
 @dataclass(frozen=True)
@@ -50,6 +51,8 @@ class _Script(Generic[T]):
     keys: list[str]
     args: list[str]
     result: Callable[[Any], T]
+    unanswered: Callable[[], None] | None = None
+    """What to do when Redis did not answer: it may have run the script all the same."""
 
 
 def key_base(prefix: str, api_key: str) -> str:
@@ -129,6 +132,7 @@ class SharedPacing:
         self._window_keys: dict[Bucket, str] = {"sync": f"{base}:sync", "async": f"{base}:async"}
         self._windows = windows
         self.slots_key = f"{base}:slots"
+        self.given_back_key = f"{base}:given_back"
         self.slots = slots
         self.link = _link(budget)
         # Redis clients and scripts, made on first use; the async ones belong to one loop.
@@ -166,6 +170,7 @@ class SharedPacing:
                     client.register_script(RESERVE),
                     client.register_script(ACQUIRE),
                     client.register_script(RENEW),
+                    client.register_script(GIVE_BACK),
                 )
             return self._sync
 
@@ -208,7 +213,7 @@ class SharedPacing:
             try:
                 answer = self._client()[script.index](keys=script.keys, args=script.args)
             except self._redis_errors() as exc:
-                self.link.failed(exc)
+                self._failed(script, exc)
             else:
                 return script.result(self.link.answered(answer))
         return None
@@ -219,10 +224,15 @@ class SharedPacing:
             try:
                 answer = await self._async_client()[script.index](keys=script.keys, args=script.args)
             except self._redis_errors() as exc:
-                self.link.failed(exc)
+                self._failed(script, exc)
             else:
                 return script.result(self.link.answered(answer))
         return None
+
+    def _failed(self, script: _Script[Any], exc: Exception) -> None:
+        if script.unanswered is not None:
+            script.unanswered()
+        self.link.failed(exc)
 
     def _reserve(self, bucket: Bucket, after: float, ages: Sequence[float]) -> _Script[float]:
         limit, period = self._windows[bucket]
@@ -241,7 +251,14 @@ class SharedPacing:
         return await self._arun(self._reserve(bucket, after, ages))
 
     def _acquire(self, token: str) -> _Script[bool]:
-        return _Script(_ACQUIRE, [self.slots_key], [str(self.slots), repr(self.budget.lease), token], bool)
+        return _Script(
+            _ACQUIRE,
+            [self.slots_key, self.given_back_key],
+            [str(self.slots), repr(self.budget.lease), token],
+            bool,
+            # The lease may have been granted, or be on its way: give it back.
+            unanswered=lambda: self.leases.drop_later(token),
+        )
 
     def try_acquire(self, token: str) -> bool | None:
         """Take a lease for `token`: True, False when all are taken, None when Redis is away."""
@@ -251,14 +268,19 @@ class SharedPacing:
         """`try_acquire` without blocking the event loop."""
         return await self._arun(self._acquire(token))
 
-    def drop(self, tokens: list[str]) -> None:
-        """Give leases back; one that cannot be given back runs out by itself."""
+    def drop(self, tokens: list[str]) -> bool:
+        """Give leases back, granted or not; False when Redis did not answer (a granted
+        lease then runs out by itself, unless given back again)."""
         if not tokens:
-            return
+            return True
         try:
-            self._client()[0].zrem(self.slots_key, *tokens)
+            self._client()[_GIVE_BACK](
+                keys=[self.slots_key, self.given_back_key], args=[repr(self.budget.lease), *tokens]
+            )
         except Exception as exc:  # a connection closed under the renewing thread included
             logger.debug("could not give back %d enrichment slot leases: %s", len(tokens), exc)
+            return False
+        return True
 
     def renew(self, tokens: list[str]) -> None:
         if not tokens:
@@ -334,11 +356,13 @@ class _Leases:
             return self._held.pop() if self._held else None
 
     def drop_later(self, token: str) -> None:
-        """Have the renewing thread give `token` back (for code that must not block)."""
+        """Have the renewing thread give `token` back (for code that must not block); it
+        tries again until Redis answers."""
         with self._changed:
             if token in self._held:
                 self._held.remove(token)
-            self._to_drop.append(token)
+            if token not in self._to_drop:
+                self._to_drop.append(token)
             if self._thread is None:
                 self._thread = threading.Thread(target=self._keep, name="leadenrich-leases", daemon=True)
                 self._thread.start()
@@ -363,10 +387,14 @@ class _Leases:
 
     def _keep(self) -> None:
         every = self._pacing.budget.lease / 3
+        # A give-back Redis did not answer is tried again sooner than a renewal, then less
+        # and less often: a lease whose grant went unanswered may be granted when a
+        # frozen Redis wakes, and holds the slot until it is given back.
+        retry: float | None = None
         while True:
             with self._changed:
-                if not self._to_drop and not self._stopping:
-                    self._changed.wait(every)
+                if (retry is not None or not self._to_drop) and not self._stopping:
+                    self._changed.wait(every if retry is None else retry)
                 if self._stopping:
                     self._thread = None
                     return
@@ -375,7 +403,12 @@ class _Leases:
                 if not held and not to_drop:
                     self._thread = None
                     return
-            self._pacing.drop(to_drop)
+            if self._pacing.drop(to_drop):
+                retry = None
+            else:
+                retry = self._pacing.poll_interval() if retry is None else min(2 * retry, every)
+                with self._changed:
+                    self._to_drop[:0] = to_drop
             self._pacing.renew(held)
 
 

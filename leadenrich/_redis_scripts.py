@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-__all__ = ["ACQUIRE", "RENEW", "RESERVE"]
+__all__ = ["ACQUIRE", "GIVE_BACK", "RENEW", "RESERVE"]
 
 # Every script starts with this: the Redis clock, and a way to make a key live at least so
 # long without shortening what another client (with a longer lease, say) gave it.
@@ -52,11 +52,14 @@ return string.format('%.6f', at - now)
 """
 )
 
-# A lease on one enrichment slot: token -> expiry in a sorted set; expired leases go first.
+# A lease on one enrichment slot: token -> expiry in a sorted set (KEYS[1]); expired
+# leases go first. A token already given back (KEYS[2]) is refused: its client stopped
+# waiting for this answer, and the request may reach Redis after the give-back did.
 ACQUIRE = (
     PRELUDE
     + """
 redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now)
+if redis.call('ZSCORE', KEYS[2], ARGV[3]) then return 0 end
 if redis.call('ZCARD', KEYS[1]) >= tonumber(ARGV[1]) then return 0 end
 redis.call('ZADD', KEYS[1], now + tonumber(ARGV[2]), ARGV[3])
 keep(KEYS[1], tonumber(ARGV[2]) + 1)
@@ -78,5 +81,22 @@ for i = 2, #ARGV do
 end
 if kept > 0 then keep(KEYS[1], tonumber(ARGV[1]) + 1) end
 return kept
+"""
+)
+
+# Give leases back by their tokens (ARGV[2..]), granted or not: each token is remembered
+# for a lease (ARGV[1]) in KEYS[2], so an ACQUIRE of it still on its way is refused.
+# Tokens are random and never reused, so one remembered too long refuses nothing else.
+GIVE_BACK = (
+    PRELUDE
+    + """
+local lease = tonumber(ARGV[1])
+redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', now)
+for i = 2, #ARGV do
+  redis.call('ZREM', KEYS[1], ARGV[i])
+  redis.call('ZADD', KEYS[2], now + lease, ARGV[i])
+end
+keep(KEYS[2], lease + 1)
+return 0
 """
 )

