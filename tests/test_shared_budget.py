@@ -475,7 +475,9 @@ def test_redis_back_from_an_outage_counts_the_places_taken_without_it(own_redis:
     # Redis (restarted empty) learns of the 3, so another process gets the 1 place left
     # in that window, not 5. Only booked, never waited for: the 600 s window dwarfs any
     # booking's round trip.
-    limits = RateLimits(sync_per_minute=5, period=600, shared=SharedBudget(own_redis.url, recheck=0))
+    # Redis gets 5 s to answer: only the stop may send a booking to local pacing.
+    budget = SharedBudget(own_redis.url, timeout=5.0, recheck=0)
+    limits = RateLimits(sync_per_minute=5, period=600, shared=budget)
     first, second = Pacer(limits, REAL, "k"), Pacer(limits, REAL, "k")
 
     def place(pacer: Pacer) -> float:
@@ -523,7 +525,9 @@ def test_a_lease_whose_grant_went_unanswered_is_given_back(
     # 5 s to answer: it never goes local, so its slot is one taken in Redis.
     with LateAnswers(own_redis) as relay:
         url = relay.url if fault == "late answers" else own_redis.url
-        budget = SharedBudget(url, lease=60, timeout=0.3, recheck=0)
+        # 1 s to answer: what Redis takes on a busy machine, which the client waits out
+        # once, frozen, and each give-back it tries after.
+        budget = SharedBudget(url, lease=60, timeout=1.0, recheck=0)
         limits = RateLimits(concurrent_enrichments=1, shared=budget)
         asking = Pacer(limits, REAL, "k")
         other = Pacer(replace(limits, shared=SharedBudget(own_redis.url, lease=60, timeout=5.0)), REAL, "k")
