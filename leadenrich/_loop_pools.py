@@ -15,10 +15,15 @@ import threading
 import weakref
 from collections.abc import AsyncGenerator, Callable
 from dataclasses import dataclass
+from typing import Protocol
 
 import httpx
 
-__all__ = ["LoopPools"]
+__all__ = ["LoopPools", "closed_with_the_loop"]
+
+
+class _Closeable(Protocol):
+    async def aclose(self) -> None: ...
 
 
 @dataclass(frozen=True)
@@ -54,7 +59,7 @@ class LoopPools:
                 return self.first
             http = self._make() if self._taken else self.first
             self._taken = True
-        closer = _closed_with_the_loop(http)
+        closer = closed_with_the_loop(http)
         # Its first step runs at once (no await before its yield): the loop now holds the
         # generator, and closes it, and with it the pool, as it shuts down.
         await closer.__anext__()
@@ -78,10 +83,11 @@ class LoopPools:
             await unused.aclose()
 
 
-async def _closed_with_the_loop(http: httpx.AsyncClient) -> AsyncGenerator[None, None]:
-    """Closes `http` when its loop closes its async generators: `asyncio.run()` does, before
-    it closes the loop, so the pool's connections close while their loop still runs."""
+async def closed_with_the_loop(resource: _Closeable) -> AsyncGenerator[None, None]:
+    """Closes `resource` when its loop closes its async generators: `asyncio.run()` does,
+    before it closes the loop, so its connections close while their loop still runs.
+    Step it once on the loop (`await closer.__anext__()`) to hand it to the loop."""
     try:
         yield
     finally:
-        await http.aclose()
+        await resource.aclose()

@@ -18,6 +18,7 @@ import logging
 import os
 import threading
 import time
+import weakref
 from abc import ABC, abstractmethod
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -29,7 +30,7 @@ from ._shared_budget import SharedBudget, masked_url
 
 if TYPE_CHECKING:
     import asyncio
-    from collections.abc import Sequence
+    from collections.abc import AsyncGenerator, Sequence
 
 __all__ = ["AsyncSharedSlots", "SharedPacing", "SharedSlots", "key_base"]
 
@@ -53,6 +54,14 @@ class _Script(Generic[T]):
     result: Callable[[Any], T]
     unanswered: Callable[[], None] | None = None
     """What to do when Redis did not answer: it may have run the script all the same."""
+
+
+@dataclass(frozen=True)
+class _AsyncRedis:
+    """One event loop's async Redis client with its scripts, and what closes it with the loop."""
+
+    scripts: tuple[Any, ...]
+    closer: AsyncGenerator[None, None]
 
 
 def key_base(prefix: str, api_key: str) -> str:
@@ -135,9 +144,13 @@ class SharedPacing:
         self.given_back_key = f"{base}:given_back"
         self.slots = slots
         self.link = _link(budget)
-        # Redis clients and scripts, made on first use; the async ones belong to one loop.
+        # Redis clients and scripts, made on first use. An async client's connections
+        # belong to the event loop that opened them: each loop gets one of its own, closed
+        # as that loop shuts down (a script may run one asyncio.run() after another).
         self._sync: Any = None
-        self._async: Any = None
+        self._async: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, _AsyncRedis] = (
+            weakref.WeakKeyDictionary()
+        )
         self._lock = threading.Lock()
         self.leases = _Leases(self)
 
@@ -174,15 +187,25 @@ class SharedPacing:
                 )
             return self._sync
 
-    def _async_client(self) -> Any:
-        with self._lock:
-            if self._async is None:
-                import redis.asyncio
-                from redis.asyncio.retry import Retry
+    async def _async_client(self) -> Any:
+        import asyncio
 
-                client = self._connect(redis.asyncio.Redis, Retry)
-                self._async = (client, client.register_script(RESERVE), client.register_script(ACQUIRE))
-            return self._async
+        loop = asyncio.get_running_loop()
+        made = self._async.get(loop)
+        if made is None:
+            import redis.asyncio
+            from redis.asyncio.retry import Retry
+
+            from ._loop_pools import closed_with_the_loop
+
+            client = self._connect(redis.asyncio.Redis, Retry)
+            closer = closed_with_the_loop(client)
+            await closer.__anext__()
+            made = _AsyncRedis(
+                (client, client.register_script(RESERVE), client.register_script(ACQUIRE)), closer
+            )
+            self._async[loop] = made
+        return made.scripts
 
     def close(self) -> None:
         """Close the connections to Redis (they open again if the pacer is used again).
@@ -197,11 +220,13 @@ class SharedPacing:
             made[0].close()
 
     async def aclose(self) -> None:
-        with self._lock:
-            made, self._async = self._async, None
-        if made is not None:
-            await made[0].aclose()
+        """Close the running loop's connections to Redis, then `close`; another loop's
+        close with that loop (they cannot be closed from this one)."""
         import asyncio
+
+        made = self._async.pop(asyncio.get_running_loop(), None)
+        if made is not None:
+            await made.closer.aclose()
 
         # Stopping the renewing thread may wait for a Redis call: not on the event loop.
         await asyncio.to_thread(self.close)
@@ -222,7 +247,8 @@ class SharedPacing:
         """`_run` without blocking the event loop."""
         if self.link.usable():
             try:
-                answer = await self._async_client()[script.index](keys=script.keys, args=script.args)
+                scripts = await self._async_client()
+                answer = await scripts[script.index](keys=script.keys, args=script.args)
             except self._redis_errors() as exc:
                 self._failed(script, exc)
             else:

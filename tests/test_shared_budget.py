@@ -167,6 +167,31 @@ def test_an_interrupt_as_redis_grants_a_slot_gives_its_lease_back(
         pacer.close()
 
 
+def test_an_async_client_books_in_redis_from_one_event_loop_after_another(
+    redis_url: str, caplog: pytest.LogCaptureFixture
+) -> None:
+    # A script that runs one asyncio.run() per command, on one client: Redis's
+    # connections belong to the loop that opened them.
+    import redis
+
+    pacer = Pacer(RateLimits(sync_per_minute=100, concurrent_enrichments=1, shared=redis_url), REAL, "loops")
+
+    async def book() -> None:
+        for _ in range(3):
+            assert await pacer.areserve("sync") == 0.0
+        assert await pacer.async_slots.acquire()
+        pacer.async_slots.release()
+
+    with caplog.at_level(logging.WARNING, logger="leadenrich"):
+        for _ in range(3):
+            asyncio.run(book())
+    digest = hashlib.sha256(b"loops").hexdigest()[:32]
+    with redis.Redis.from_url(redis_url) as client:
+        assert client.llen(f"leadenrich:{digest}:sync") == 9
+    assert _warnings(caplog) == []
+    pacer.close()
+
+
 def test_with_options_copies_book_in_the_same_redis_window(
     redis_url: str, caplog: pytest.LogCaptureFixture
 ) -> None:
