@@ -150,7 +150,8 @@ class Service:
         self._windows: dict[str, deque[float]] = {"sync": deque(), "async": deque()}
         for n, (at, seconds) in enumerate(settings.others):
             world.at(at, lambda n=n, seconds=seconds: self._other(n, seconds))
-        for n in range(settings.filler):
+        # Stored in the order of their stamps, the oldest first, as every record is.
+        for n in reversed(range(settings.filler)):
             self.records.append(
                 Record(
                     f"ld_old{n}", {"company": f"Old {n}", "domain": f"old{n}.com"}, -86400.0 - n, f"old{n}"

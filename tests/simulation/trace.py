@@ -51,8 +51,16 @@ def trace(sim: World_) -> list[str]:
         add(
             charge.at, f"service {verb} {rows.get(charge.key, '?')} ({charge.ref}, request #{charge.request})"
         )
+    # The leads of other inputs (a listing's filler) are one line, not one each.
+    unrelated = [record for record in sim.service.records if record.key not in rows]
+    if unrelated:
+        add(
+            min(record.created for record in unrelated),
+            f"service holds {len(unrelated)} leads of other inputs, stored from then on",
+        )
     for record in sim.service.records:
-        add(record.created, f"service stores {record.id} for {rows.get(record.key, 'an earlier lead')}")
+        if record.key in rows:
+            add(record.created, f"service stores {record.id} for {rows[record.key]}")
     for job in sim.service.jobs.values():
         add(job.created, f"service creates {job.id} for {rows.get(job.key, '?')} (request #{job.request})")
         if job.started is not None and job.started != job.created:
