@@ -96,8 +96,9 @@ PINNED: list[Pinned] = [
         "An early version of the new lookup rule: a sync lead's request taken in 76 s late "
         "timed out, and its first look (at once) took the same lead's record stored 5 minutes "
         "earlier, which the service's clock, known only from that old record, could not show "
-        "older; the lead's own record, stored later, was paid for and lost. Fixed: such a "
-        "record is undecided until the lead's last look.",
+        "older; the lead's own record, stored later, was paid for and lost. Fixed: before the "
+        "lead's last look, a record is taken only when the service's answers prove it the "
+        "lead's own.",
         Schedule(
             seed=940,
             rows=(Row("Co0", "co0.com", "p0@co0.com"), Row("Co1", "co1.com"), Row("Co2", "co2.com")),
@@ -113,8 +114,9 @@ PINNED: list[Pinned] = [
         5,
         "A draft of that fix took an undecided record only once the lead's own must be "
         "stored; a lost job never gets there within its run, so its own record, found, was "
-        "left and the lead reported maybe charged (and on every rerun). Fixed: an undecided "
-        "record is taken at the lead's last look, and a record the run made closes the bound.",
+        "left and the lead reported maybe charged (and on every rerun). Fixed: an unproven "
+        "record is taken after four more looks, once the service's clock is known closely "
+        "(a Date header, a stamp the run made).",
         Schedule(
             seed=5,
             rows=(
@@ -160,6 +162,61 @@ PINNED: list[Pinned] = [
             earlier=(
                 (Row("Co8", "co8.com", "p8@co8.com"), 3600.0),
                 (Row("Co11", "co11.com", "P0@CO0.COM", "Person 11"), 6.19445),
+            ),
+        ),
+    ),
+    Pinned(
+        "a_wall_clock_step_made_a_leads_own_record_look_older",
+        86,
+        "The plan of bdf83cb placed an earlier run's request on the rerun's clock through this "
+        "machine's wall clock: stepped back 256 s between a run killed with the lead in flight "
+        "and its rerun, the lead seemed to leave 256 s after its own record was stored, which "
+        "was then passed over, and the lead sent and charged again. Fixed in ef6c4c6: a rerun "
+        "times nothing by the checkpoint's dates.",
+        Schedule(
+            seed=86,
+            rows=(Row("Co0", "co0.com"),),
+            service=_DEFAULT,
+            runs=(
+                RunSpec(strategy="sync", concurrency=1, stop=Stop("kill", at=26.0, trigger="start")),
+                RunSpec(strategy="sync", concurrency=1, wall_step=-255.713),
+            ),
+        ),
+    ),
+    Pinned(
+        "a_wall_clock_step_before_reruns_on_1_1",
+        157,
+        "1.1's plan (565345d) related the checkpoint's dates to the service's clock once: this "
+        "machine's wall clock stepped 178 s ahead after a first run, and a lead a later run "
+        "sent as it was killed had its own record passed over by the last run, and was "
+        "charged again. Fixed in ef6c4c6: a rerun times nothing by the checkpoint's dates.",
+        Schedule(
+            seed=157,
+            rows=(
+                Row("Co0", "co0.com", "p0@co0.com"),
+                Row("Co2", "co2.com", "p0@co0.com", "Person 2"),
+                Row("Co3", "co3.com", "p0@co0.com", "Person 3"),
+                Row("Co4", "co4.com"),
+                Row("Co5", "co5.com", "p5@co5.com"),
+                Row("Co6", "co6.com"),
+            ),
+            service=_DEFAULT,
+            runs=(
+                RunSpec(
+                    strategy="sync",
+                    concurrency=5,
+                    stop=Stop("cancel_twice", at=0.0055245656186404535, again=10.0, trigger="start"),
+                ),
+                RunSpec(strategy="sync", concurrency=2, gap=67.0, wall_step=178.477),
+                RunSpec(strategy="sync", concurrency=1, gap=25.0, stop=Stop("kill", at=1.0, trigger="start")),
+            ),
+            faults=(
+                (0, Fault("upstream_full")),
+                (1, Fault("refused")),
+                (3, Fault("upstream_full")),
+                (5, Fault("upstream_full")),
+                (9, Fault("upstream_full")),
+                (10, Fault("error_before")),
             ),
         ),
     ),
