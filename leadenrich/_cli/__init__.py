@@ -12,7 +12,7 @@ import sys
 from collections.abc import Callable, Sequence
 from importlib import import_module
 
-from ._exit_codes import CLIError, ExitCode, classify
+from ._exit_codes import CLIError, ExitCode, classify, codes_asked, status
 from ._messages import one_line, remember_secrets
 from ._parser import build_parser
 
@@ -44,6 +44,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     remember_secrets(arguments, os.environ.get("LEADENRICH_API_KEY"))
     parser = build_parser()
     args = parser.parse_args(arguments)
+    try:
+        codes_asked()  # a bad setting fails before anything is sent
+    except CLIError as exc:
+        return _report(exc)
     command: str | None = getattr(args, "command", None)
     if command is None:
         parser.print_help(sys.stderr)
@@ -70,7 +74,10 @@ def _report(exc: BaseException) -> int:
     code, message = classify(exc)
     label = "leadenrich" if code is ExitCode.INTERRUPTED else "leadenrich: error"
     print(f"{label}: {one_line(message)}", file=sys.stderr, flush=True)
-    return code
+    exit_status, note = status(exc, code)
+    if note is not None:
+        print(f"leadenrich: note: {note}", file=sys.stderr, flush=True)
+    return exit_status
 
 
 def _silence_stdout() -> None:

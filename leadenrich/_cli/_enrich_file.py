@@ -92,6 +92,7 @@ def enrich_file(args: argparse.Namespace) -> int:
             f"of {source}, with {result.succeeded} of {plural(len(result), 'lead')} enriched: run the "
             f"same command again once the service answers ({_NOTHING_TWICE})",
             ExitCode.CONNECTION,
+            in_1_0=ExitCode.ERROR,  # 1.0 tried every lead: each failed
         )
     return _verdict(result, leads, source, target)
 
@@ -179,7 +180,10 @@ def _estimate(client: LeadEnrich, leads: LeadRows, checkpoint: Path) -> str:
         ahead = client.leads.preview_many(leads.rows, checkpoint=checkpoint, progress=sys.stderr.isatty())
     except _NO_RUN as exc:
         code, message = classify(exc)
-        raise CLIError(f"{message}; no lead was sent", code) from None
+        # 1.0 went on without the estimate: out of reach, every lead failed (exit 1); a
+        # refused account refused the leads too (the same 3 or 4).
+        in_1_0 = ExitCode.ERROR if code is ExitCode.CONNECTION else None
+        raise CLIError(f"{message}; no lead was sent", code, in_1_0=in_1_0) from None
     except LeadEnrichError as exc:
         return f"leadenrich: no estimate: {one_line(shell_advice(str(exc)))}"
     return f"leadenrich: estimate: {ahead.summary()}"

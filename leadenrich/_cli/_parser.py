@@ -27,12 +27,15 @@ environment:
   LEADENRICH_API_KEY    the API key, when --api-key is not given (preferred: a key on
                         the command line shows in the shell history and process list)
   LEADENRICH_BASE_URL   the service's address, when --base-url is not given
+  LEADENRICH_EXIT_CODES 2.0 to have 2.0's exit codes now (10 for a --wait that gave
+                        up, 7 for enrich-file stopped by an outage); 1.0 (the default)
+                        keeps 1.x's
 
 exit codes:
 {codes}
 
-Every error is one line on stderr starting with "leadenrich: error:"; the API key is
-never printed. Run `leadenrich COMMAND --help` for a command's options.
+Every error is one line on stderr starting with "leadenrich: error:" (a line starting
+"leadenrich: note:" may follow); the API key is never printed. Run `leadenrich COMMAND --help` for a command's options.
 """
 
 
@@ -319,7 +322,8 @@ def _jobs(commands: _Commands) -> None:
         "get",
         "show an enrichment job",
         "Show an enrichment job and, once it is done, its lead. With --wait, a job that ends failed "
-        "exits 8, and one still running when --wait-timeout runs out exits 10.",
+        "exits 8, and so does one still running when --wait-timeout runs out (10 with "
+        "LEADENRICH_EXIT_CODES=2.0).",
     )
     get.add_argument("job_id", metavar="ID", help="the job id printed by `enrich`")
     _wait_options(get, "job")

@@ -28,11 +28,18 @@ class Result:
 
     @property
     def error(self) -> str:
-        """The one error line; fails unless stderr is exactly that line."""
-        lines = self.err.splitlines()
+        """The one error line; fails unless stderr is exactly that line (and a note)."""
+        lines = [line for line in self.err.splitlines() if not line.startswith("leadenrich: note: ")]
         assert len(lines) == 1, self.err
         assert lines[0].startswith("leadenrich: error: "), self.err
         return lines[0]
+
+    @property
+    def note(self) -> str | None:
+        """The note after the error (1.x's exit code given where 2.0's differs), if any."""
+        notes = [line for line in self.err.splitlines() if line.startswith("leadenrich: note: ")]
+        assert len(notes) <= 1, self.err
+        return notes[0] if notes else None
 
 
 class Run:
@@ -73,6 +80,7 @@ def _no_environment(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv("LEADENRICH_API_KEY", raising=False)
     monkeypatch.delenv("LEADENRICH_BASE_URL", raising=False)
     monkeypatch.delenv("LEADENRICH_TIME_SCALE", raising=False)
+    monkeypatch.delenv("LEADENRICH_EXIT_CODES", raising=False)
 
 
 @pytest.fixture

@@ -166,10 +166,14 @@ def test_an_unreachable_service_exits_7(run: Run, closed_port: int) -> None:
     assert "before the request was sent" in result.error
 
 
+@pytest.mark.parametrize("codes", ["1.0", "2.0"])
 def test_enrich_file_stops_at_the_first_connection_failure_and_exits_7(
-    run: Run, closed_port: int, tmp_path: Path
+    run: Run, closed_port: int, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, codes: str
 ) -> None:
-    # An outage is not 23 failed leads: the run stops, and the exit code says why.
+    # An outage is not 23 failed leads: the run stops, and the exit code says why (1.x's
+    # exit codes by default: 1, as 1.0 gave, with a note saying 2.0's 7 and how to have it).
+    monkeypatch.setenv("LEADENRICH_EXIT_CODES", codes)
+    outage = 7 if codes == "2.0" else 1
     source, out = tmp_path / "leads.csv", tmp_path / "out.csv"
     source.write_text("company,domain\n" + "".join(f"Co{n},co{n}.com\n" for n in range(23)))
     unreachable = (
@@ -181,7 +185,13 @@ def test_enrich_file_stops_at_the_first_connection_failure_and_exits_7(
         "0",
     )
     estimated = run.bare("enrich-file", str(source), "-o", str(out), *unreachable)
-    assert estimated.code == 7
+    assert estimated.code == outage
+    assert estimated.note == (
+        None
+        if codes == "2.0"
+        else "leadenrich: note: exit status 1, as 1.x gives it here; 2.0 exits 7 (the service out "
+        "of reach): set LEADENRICH_EXIT_CODES=2.0 to have it now"
+    )
     assert estimated.error.startswith(
         "leadenrich: error: GET /api/v1/usage failed before the request was sent"
     )
@@ -191,8 +201,9 @@ def test_enrich_file_stops_at_the_first_connection_failure_and_exits_7(
     result = run.bare(
         "enrich-file", str(source), "-o", str(out), *unreachable, "--no-estimate", "--concurrency", "1"
     )
-    assert result.code == 7
-    summary, error = result.err.splitlines()
+    assert result.code == outage
+    summary, error = result.err.splitlines()[:2]
+    assert (result.note is None) == (codes == "2.0")
     assert (
         summary == f"leadenrich: 23 leads: 0 enriched, 1 failed, 22 not started; 0 credits spent; wrote {out}"
     )
@@ -224,6 +235,21 @@ def test_a_silent_service_exits_7(run: Run, silent_port: int) -> None:
     assert "timed out" in result.error
 
 
+@pytest.mark.parametrize("value", ["2", "v2", "1.1"])
+def test_an_unknown_exit_code_setting_fails_before_anything_is_sent(
+    run: Run, server: FakeServer, monkeypatch: pytest.MonkeyPatch, value: str
+) -> None:
+    monkeypatch.setenv("LEADENRICH_EXIT_CODES", value)
+    result = run("enrich", *ACME, "--wait", *FAST)
+    assert result.code == 2
+    assert result.error == (
+        "leadenrich: error: LEADENRICH_EXIT_CODES must be 1.0 (1.x's exit codes, the default) or "
+        f"2.0 (the codes 2.0 gives, asked for now), not {value!r}"
+    )
+    assert server.state.jobs() == []
+    assert server.state.charged("enrichment") == 0
+
+
 def test_a_failed_job_exits_8(run: Run, server: FakeServer) -> None:
     failed = run("enrich", "--company", "Doomed", "--domain", "doomed.fail", "--wait", *FAST)
     assert failed.code == 8
@@ -237,15 +263,27 @@ def test_a_failed_job_exits_8(run: Run, server: FakeServer) -> None:
     assert run("jobs", "get", job.job_id).code == 0  # a look without --wait is not a failure
 
 
-def test_a_wait_that_gives_up_exits_10_and_says_how_to_go_on(run: Run, make_server: MakeServer) -> None:
+@pytest.mark.parametrize("codes", ["2.0", "1.0", ""])
+def test_a_wait_that_gives_up_exits_10_and_says_how_to_go_on(
+    run: Run, make_server: MakeServer, monkeypatch: pytest.MonkeyPatch, codes: str
+) -> None:
     # 10, not a failed job's 8: the job is still running, and a script may look again later.
+    # 1.x's exit codes (the default) give 8, as 1.0 did, and a note of 2.0's 10.
+    monkeypatch.setenv("LEADENRICH_EXIT_CODES", codes)
+    still = 10 if codes == "2.0" else 8
     server = make_server(enrichment_seconds=(1000.0, 1000.0), mobile_lookup_seconds=(1000.0, 1000.0))
     result = run("enrich", *ACME, "--wait", "--wait-timeout", "0.2", "--poll-interval", "0.05", server=server)
-    assert result.code == 10
+    assert result.code == still
+    assert result.note == (
+        None
+        if codes == "2.0"
+        else "leadenrich: note: exit status 8, as 1.x gives it here; 2.0 exits 10 (still running, "
+        "look again later): set LEADENRICH_EXIT_CODES=2.0 to have it now"
+    )
     (job,) = server.state.jobs()
     assert f"leadenrich jobs get {job.job_id} --wait" in result.error
     again = run("jobs", "get", job.job_id, "--wait", "--wait-timeout", "0.2", *FAST, server=server)
-    assert again.code == 10
+    assert again.code == still
     lookup = run(
         "mobile",
         "find",
@@ -257,7 +295,7 @@ def test_a_wait_that_gives_up_exits_10_and_says_how_to_go_on(run: Run, make_serv
         *FAST,
         server=server,
     )
-    assert lookup.code == 10
+    assert lookup.code == still
     assert "leadenrich mobile get mob_" in lookup.error
     assert server.state.jobs()[0].status in ("queued", "running")
 
