@@ -7,6 +7,7 @@ async classes differ only where they send or sleep.
 from __future__ import annotations
 
 import functools
+import inspect
 import logging
 from collections.abc import AsyncGenerator, Callable, Generator, Mapping
 from contextlib import asynccontextmanager, contextmanager
@@ -328,11 +329,17 @@ class _BaseClient(Generic[_HttpClient]):
 
 
 def _constructor_of(cls: type) -> Callable[..., None]:
-    """`_BaseClient.__init__`, as `cls.__init__`: the same code, defaults and signature."""
+    """`_BaseClient.__init__`, as `cls.__init__`: the same code and defaults, with the class's
+    own httpx client as `http_client` (written `_HttpClient`, a private type variable that
+    `help()` and the API reference would show)."""
     init: FunctionType = vars(_BaseClient)["__init__"]
     named = FunctionType(init.__code__, init.__globals__, init.__name__, init.__defaults__, init.__closure__)
     named.__kwdefaults__ = init.__kwdefaults__
-    named.__annotations__ = init.__annotations__
+    http: type = inspect.getattr_static(cls, "_http_class")
+    named.__annotations__ = {
+        **init.__annotations__,
+        "http_client": f"{http.__module__}.{http.__qualname__} | None",
+    }
     named.__doc__ = init.__doc__
     named.__qualname__ = f"{cls.__qualname__}.__init__"
     return named

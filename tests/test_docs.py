@@ -27,6 +27,7 @@ import asyncio
 import builtins
 import dataclasses
 import doctest
+import html
 import importlib
 import inspect
 import logging
@@ -43,7 +44,7 @@ import httpx
 import pytest
 
 import leadenrich
-from leadenrich import AsyncLeadEnrich, LeadEnrich
+from leadenrich import AsyncLeadEnrich, LeadEnrich, testing
 from leadenrich.testing import FakeServer
 from tests.helpers import QUICK, USERS_PYTEST
 
@@ -261,6 +262,56 @@ def test_getting_started_commands_are_the_readme_s() -> None:
     assert commands
     for command in commands[:2]:
         assert command in readme, f"getting-started.md's command is not the README's: {command}"
+
+
+def rendered_reference(site: Path) -> str:
+    """The API reference page as mkdocs renders it, built alone (the links to other pages dangle)."""
+    from mkdocs.commands.build import build
+    from mkdocs.config import load_config
+
+    docs = site / "docs"
+    docs.mkdir()
+    (docs / "reference.md").write_text((DOCS / "reference.md").read_text(encoding="utf-8"), encoding="utf-8")
+    nav = [{"API reference": "reference.md"}]
+    config = load_config(
+        str(ROOT / "mkdocs.yml"), docs_dir=str(docs), site_dir=str(site / "site"), nav=nav, strict=False
+    )
+    build(config)
+    return (site / "site" / "reference" / "index.html").read_text(encoding="utf-8")
+
+
+def shown_text(fragment: str) -> str:
+    return re.sub(r"\s+", " ", html.unescape(re.sub(r"<[^>]+>", "", fragment))).strip()
+
+
+def test_the_api_reference_shows_values_and_public_names(tmp_path: Path) -> None:
+    page = rendered_reference(tmp_path)
+    text = shown_text(page)
+    assert not re.findall(r"\bDEFAULT_[A-Z_]+", text), "a default shown as the name of a constant"
+    signatures = [
+        shown_text(found)
+        for found in re.findall(r'<div class="doc-signature highlight">(.*?)</div>', page, re.DOTALL)
+    ]
+    private = sorted({name for s in signatures for name in re.findall(r"(?<![\w.])_[A-Z]\w*", s)})
+    assert not private, f"private types in signatures: {private}"
+    [client] = [s for s in signatures if s.startswith("LeadEnrich(")]
+    assert "timeout: float | Timeout = Timeout( connect=5.0, read=30.0" in client
+    assert "max_retries: int = 2," in client
+    assert "http_client: httpx.Client | None = None" in client
+    [async_client] = [s for s in signatures if s.startswith("AsyncLeadEnrich(")]
+    assert "http_client: httpx.AsyncClient | None = None" in async_client
+    # Every base a class shows is one a user can import: the SDK's public names, or another package's.
+    bases = re.findall(r'<p class="doc doc-class-bases">(.*?)</p>', page, re.DOTALL)
+    assert bases
+    public = {*leadenrich.__all__, *testing.__all__}
+    for found in bases:
+        # The first name of each base is the class (`Generic` of `Generic[T]`), with its path.
+        for base in re.findall(r"<code>.*?</code>", found, re.DOTALL):
+            path = re.findall(r'title="([^"]+)"', base)[0].split(" (")[-1].rstrip(")")
+            assert not path.startswith("leadenrich") or path.rsplit(".", 1)[-1] in public, (
+                f"private base {path}: {shown_text(found)}"
+            )
+    assert "Bases: BaseModel" in text
 
 
 def public_surface() -> dict[str, Any]:

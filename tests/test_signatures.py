@@ -130,12 +130,12 @@ def test_a_keyword_the_signature_does_not_show_is_still_refused() -> None:
 
 
 def test_the_api_reference_shows_the_run_time_signature() -> None:
-    # mkdocs reads the source through griffe; docs/extensions/run_time_signatures.py gives
+    # mkdocs reads the source through griffe; docs/extensions/run_time.py gives
     # it the signature help() shows.
     import griffe
 
     root = Path(__file__).resolve().parent.parent
-    extensions = griffe.load_extensions(str(root / "docs" / "extensions" / "run_time_signatures.py"))
+    extensions = griffe.load_extensions(str(root / "docs" / "extensions" / "run_time.py"))
     module = griffe.load(
         "leadenrich._resources.mobile", extensions=extensions, search_paths=[str(root)], resolve_aliases=False
     )
