@@ -264,6 +264,13 @@ def test_getting_started_commands_are_the_readme_s() -> None:
         assert command in readme, f"getting-started.md's command is not the README's: {command}"
 
 
+def test_the_home_page_says_what_the_sdk_is_once_and_shows_an_enrichment() -> None:
+    home = "\n".join(expanded(DOCS / "index.md"))
+    assert home.count("The typed Python SDK for the Lead Enrichment Developer API v1") == 1
+    shown = [b.code for b in blocks(DOCS / "index.md") if b.language == "python"]
+    assert any("client.leads.enrich_sync(" in code for code in shown), "no enrichment on the home page"
+
+
 def rendered_reference(site: Path) -> str:
     """The API reference page as mkdocs renders it, built alone (the links to other pages dangle)."""
     from mkdocs.commands.build import build
