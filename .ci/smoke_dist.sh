@@ -1,5 +1,8 @@
 #!/usr/bin/env bash
-# Build the sdist and the wheel, install each into a clean venv, and run the quickstart
+# The distribution as a user receives it. Build the sdist and the wheel (`python -m build`
+# builds the wheel from the sdist, so the wheel also proves the sdist builds), check both
+# with twine and their file lists, collect the test suite from the unpacked sdist, then
+# install the wheel with [fake] into a fresh venv and run the quickstart and the commands
 # from outside the source tree, so the installed package (not the checkout) is tested.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
@@ -7,18 +10,30 @@ work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 
 python -m build --outdir "$work/dist" "$root" >"$work/build.log" 2>&1 || { cat "$work/build.log"; exit 1; }
-for artifact in "$work"/dist/*.whl "$work"/dist/*.tar.gz; do
-  venv="$work/venv-$(basename "$artifact")"
-  python3 -m venv "$venv"
-  "$venv/bin/pip" install --quiet "${artifact}[fake]" 2>"$work/pip.log" || { cat "$work/pip.log"; exit 1; }
-  (cd "$work" && env -u LEADENRICH_API_KEY -u LEADENRICH_BASE_URL \
-    "$venv/bin/python" "$root/examples/quickstart.py" | grep -q "credits used this month: 1 of 1000")
-  (cd "$work" && "$venv/bin/python" -c "
-import leadenrich, pathlib
+wheel="$(echo "$work"/dist/*.whl)"
+sdist="$(echo "$work"/dist/*.tar.gz)"
+python -m twine check --strict "$wheel" "$sdist"
+python "$root/.ci/dist_contents.py" "$root" "$wheel" "$sdist"
+
+# A packager runs the tests from the unpacked sdist: they must all be there and import.
+mkdir "$work/sdist" && tar -xzf "$sdist" -C "$work/sdist"
+(cd "$work"/sdist/* && python -m pytest --collect-only -q -n0 -p no:randomly >"$work/collect.log" 2>&1) ||
+  { tail -30 "$work/collect.log"; exit 1; }
+tail -1 "$work/collect.log"
+
+venv="$work/venv"
+python3 -m venv "$venv"
+"$venv/bin/pip" install --quiet "${wheel}[fake]" 2>"$work/pip.log" || { cat "$work/pip.log"; exit 1; }
+cp "$root/examples/quickstart.py" "$work/"
+cd "$work"
+env -u LEADENRICH_API_KEY -u LEADENRICH_BASE_URL "$venv/bin/python" quickstart.py >quickstart.log 2>&1 ||
+  { cat quickstart.log; exit 1; }
+grep -q "credits used this month: 1 of 1000" quickstart.log || { cat quickstart.log; exit 1; }
+"$venv/bin/leadenrich" --help >/dev/null
+"$venv/bin/python" -m leadenrich --help >/dev/null
+"$venv/bin/python" -c "
+import pathlib, leadenrich, leadenrich.testing
 assert 'site-packages' in leadenrich.__file__, leadenrich.__file__
 assert (pathlib.Path(leadenrich.__file__).parent / 'py.typed').exists()
-print('smoke ok:', pathlib.Path('$artifact').name, leadenrich.__version__)
-")
-  "$venv/bin/leadenrich" --help >/dev/null
-  (cd "$work" && "$venv/bin/python" -m leadenrich --version >/dev/null)
-done
+print('smoke ok:', pathlib.Path('$wheel').name, leadenrich.__version__)
+"
