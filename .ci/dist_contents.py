@@ -3,8 +3,8 @@
 The wheel holds the package (every tracked file of leadenrich/, py.typed among them), the
 license, and nothing else: no tests, no benchmarks, no bytecode. The sdist holds what a
 packager builds, tests and documents the package from: the package, the whole test suite
-(tests/simulation/ included), docs/ with mkdocs.yml, the examples the docs include, and
-nothing git does not track.
+(tests/simulation/ included), docs/ with mkdocs.yml, the examples the docs include, the CI
+scripts, and nothing git does not track.
 
     python .ci/dist_contents.py ROOT WHEEL SDIST
 """
@@ -17,8 +17,9 @@ import tarfile
 import zipfile
 from pathlib import PurePosixPath
 
-# What a packager needs from the tree, besides the package: pyproject.toml's sdist `include`.
-SDIST_TREES = ("leadenrich/", "tests/", "docs/", "examples/")
+# What a packager needs from the tree, besides the package: pyproject.toml's sdist `include`
+# (.ci/run too: the tests read the checks it runs).
+SDIST_TREES = (".ci/", "leadenrich/", "tests/", "docs/", "examples/")
 SDIST_FILES = ("pyproject.toml", "README.md", "CHANGELOG.md", "CONTRIBUTING.md", "LICENSE", "mkdocs.yml")
 
 
