@@ -34,7 +34,7 @@ _KINDS = {
 
 
 def run_time_object(path: str) -> Any:
-    """The object at `path` (`package.module.Class.method`), imported; None if there is none."""
+    """The object at `path` (`package.module.Class.method`), imported; None for a missing attribute."""
     module, _, rest = path.partition(".")
     found: Any = importlib.import_module(module)
     for name in rest.split(".") if rest else []:
@@ -47,7 +47,10 @@ def run_time_object(path: str) -> Any:
 
 def built_signature(path: str) -> inspect.Signature | None:
     """The signature the function at `path` was given at run time, if it was given one."""
-    found = run_time_object(path)
+    return _given_signature(run_time_object(path))
+
+
+def _given_signature(found: Any) -> inspect.Signature | None:
     signature = vars(found).get("__signature__") if inspect.isfunction(found) else None
     return signature if isinstance(signature, inspect.Signature) else None
 
@@ -118,7 +121,7 @@ class RunTimeSignatures(griffe.Extension):
             return
         signature = inspect.signature(found)
         written = {parameter.name: parameter for parameter in func.parameters}
-        if built_signature(func.path) is None:
+        if _given_signature(found) is None:
             # Written as it runs: only what the source names differently changes.
             for parameter in signature.parameters.values():
                 if parameter.name in written:
