@@ -91,6 +91,26 @@ PINNED: list[Pinned] = [
         ),
     ),
     Pinned(
+        "a_job_taken_in_late_was_created_again",
+        155207,
+        "1.1's plan: a job creation the service took in 96 s late, left in flight by a run "
+        "killed at once, was still running when the rerun looked it up; the rerun took its "
+        "own job for row 1, which left before the lost one was taken in, as proof that the "
+        "queue had moved past it, and created row 0's job again: both charged. Fixed in bulk "
+        "plan (settling.py): only a job that left after the lost one was taken in at the "
+        "latest proves anything, and the rerun keeps its last lead back until one does.",
+        Schedule(
+            seed=155207,
+            rows=(Row("Co6", "co6.com"), Row("Co7", "co7.com")),
+            service=_DEFAULT,
+            runs=(
+                RunSpec(strategy="async", concurrency=1, stop=Stop("kill", at=0.26882, trigger="start")),
+                RunSpec(strategy="async", concurrency=1),
+            ),
+            faults=((0, Fault("taken_late", 96.0)),),
+        ),
+    ),
+    Pinned(
         "an_early_look_took_an_earlier_record",
         940,
         "An early version of the new lookup rule: a sync lead's request taken in 76 s late "
