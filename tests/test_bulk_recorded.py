@@ -607,3 +607,38 @@ def test_duplicates_counts_the_copies_not_the_rows_they_repeat() -> None:
         result: BulkResult = client.leads.enrich_many([row, dict(row), row], progress=False)
         assert [o.duplicate_of for o in result] == [None, 0, 0]
         assert (len(result), result.duplicates, result.credits_spent) == (3, 2, 1)
+
+
+@pytest.mark.parametrize("in_flight", ["charge_both", "dedupe"])
+@pytest.mark.parametrize("strategy", ["sync", "async"])
+async def test_leads_with_one_email_go_one_at_a_time_and_the_later_ones_are_deduped(
+    kind: str, in_flight: str, strategy: str
+) -> None:
+    # Three leads with one email (other companies) and one more, with room for all four at
+    # once: the spec dedupes against stored leads only, so sent together the three could
+    # all be charged ("charge_both") or held behind each other past a lost answer's look
+    # ("dedupe"). One at a time, the first is charged and the others come back deduped.
+    email = "pat@acme.com"
+    leads = [
+        {"company": "Acme", "domain": "acme.com", "email": email},
+        {"company": "Acme EU", "domain": "acme.eu", "email": email},
+        {"company": "Other", "domain": "other.com"},
+        {"company": "Acme US", "domain": "acme.us", "email": email},
+    ]
+    with FakeServer(time_scale=SCALE, same_email_in_flight=in_flight) as server:
+        client = make_client(kind, server)
+        result: BulkResult = await call(
+            client.leads.enrich_many(leads, strategy=strategy, concurrency=4, progress=False)
+        )
+        await close(client)
+    assert [(o.status, o.charged) for o in result] == [
+        ("enriched", True),
+        ("deduped", False),
+        ("enriched", True),
+        ("deduped", False),
+    ]
+    assert server.state.charged("enrichment") == 2
+    outcomes = list(result)
+    first = outcomes[0].lead
+    assert first is not None
+    assert {o.lead.id for o in outcomes if o.lead is not None and o.status == "deduped"} == {first.id}

@@ -6,8 +6,10 @@ it keeps, so a lookup assumes only this: each record carries its input and, usua
 the run has as its own; which of them is the lead's own is read on the service's clock,
 as its stamps tell it (service_time.py), never by this machine's clock. A lookup reads
 page after page until the listing ends, or stops early once the pages have come newest
-first and have either shown every wanted lead or gone past the moment the earliest
-wanted lead left.
+first (as their stamps showed) and have either shown every wanted lead or gone past the
+moment the earliest wanted lead left. Records of a lead that the stamps cannot order are
+ordered by the listing once its stamps showed its order, and are otherwise `Tied`: no
+record is taken for the lead's own on a guess.
 
 Pure decisions: the runners fetch the pages and sleep between retries; the plan decides
 what a lead's candidates settle.
@@ -36,7 +38,7 @@ if TYPE_CHECKING:
 
     from .._models import LeadOut, LeadPage
 
-__all__ = ["PAGE_SIZE", "Found", "Scan", "Wanted"]
+__all__ = ["PAGE_SIZE", "Found", "Scan", "Tied", "Wanted"]
 
 PAGE_SIZE = 100
 # A page that could not be read (a dropped connection, a 5xx, a 429, a broken 2xx) is
@@ -61,16 +63,25 @@ class Wanted:
 
 
 @dataclass(frozen=True)
-class Found:
-    """A wanted lead's candidates, as a lookup found them (each the latest of its kind)."""
+class Tied:
+    """Records of a lead, each possibly the latest: neither their stamps (too coarse, too
+    close, or none) nor the listing's order (not shown by any two stamps) tell them apart."""
 
-    proven: LeadOut | None
+    ids: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Found:
+    """A wanted lead's candidates, as a lookup found them (each the latest of its kind,
+    or the records that may be)."""
+
+    proven: LeadOut | Tied | None
     """Shown stored after the lead's request left: its own."""
-    latest: LeadOut
+    latest: LeadOut | Tied
     """The latest candidate: the lead's own once its own, if any, must be stored."""
-    unread: LeadOut | None
+    unread: LeadOut | Tied | None
     """The latest candidate the service's stamps do not read as older than the lead."""
-    undated: LeadOut | None
+    undated: LeadOut | Tied | None
     """The latest candidate neither the stamps nor the `Date` headers read as older."""
 
 
@@ -97,6 +108,16 @@ class Scan:
         self._earliest = min(floors) if len(floors) == len(wanted) else None
         self._skip: int | None = 0
         self._newest_first = True
+        """No two stamps read in order showed otherwise (nor a record without one)."""
+        self._order: set[bool] = set()
+        """What pairs of stamps surely showed: True, a later record listed before an
+        earlier one; False, the other way."""
+        self._span: dict[bool, tuple[datetime, datetime]] = {}
+        """The earliest and latest stamp read, with an offset (True) and without."""
+        self._position: dict[str, int] = {}
+        """Each candidate's place in the listing."""
+        self._seen: set[str] = set()
+        """The ids of every record read."""
         self._previous: datetime | None = None
         self._retries = 0
         self.pages: int = 0
@@ -107,7 +128,7 @@ class Scan:
         """(limit, skip) of the page to read next, or None when the lookup is over."""
         if self._skip is None:
             return None
-        if self._newest_first and self.pages and len(self.found) == len(self._wanted):
+        if self._shown_newest_first() and self.pages and len(self._candidates) == len(self._wanted):
             # Newest first: the first page showed the service's latest stamps, so what
             # was found cannot turn out older than its request.
             return None
@@ -116,19 +137,28 @@ class Scan:
     def read(self, page: LeadPage) -> None:
         assert self._skip is not None
         self.pages += 1
+        ids = {lead.id for lead in page.items}
+        if ids and ids <= self._seen:
+            # The listing did not move (a service that ignores `skip`): nothing more to read.
+            self._skip = None
+            return
+        self._seen |= ids
         now = self._now()
         for lead in page.items:
             self._time.observe(lead.created_at, now)
         passed = False
-        for lead in page.items:
+        for place, lead in enumerate(page.items, start=self._skip):
             created = lead.created_at
             if lead.id not in self._claimed and (key := fingerprint(lead.input)) in self._wanted:
                 self._candidates.setdefault(key, []).append(lead)
+                self._position[lead.id] = place
             previous = self._previous
             if created is None or (
                 previous is not None and (not same_kind(previous, created) or created > previous)
             ):
                 self._newest_first = False
+            if created is not None:
+                self._place(created)
             self._previous = created or previous
             passed = (
                 created is not None
@@ -136,9 +166,28 @@ class Scan:
                 and self._time.before(created, self._earliest)
             )
         self._skip = next_skip(page, PAGE_SIZE, self._skip)
-        if self._newest_first and passed:
+        if self._shown_newest_first() and passed:
             # Newest first and past the earliest send: what follows is older still.
             self._skip = None
+
+    def _place(self, created: datetime) -> None:
+        """Note what `created`, listed after every stamp read so far, shows of the order:
+        any earlier-listed stamp surely later (or earlier) than it is evidence."""
+        aware = created.tzinfo is not None
+        if aware in self._span:
+            low, high = self._span[aware]
+            if self._time.older(created, high):
+                self._order.add(True)
+            if self._time.older(low, created):
+                self._order.add(False)
+            self._span[aware] = (min(low, created), max(high, created))
+        else:
+            self._span[aware] = (created, created)
+
+    def _shown_newest_first(self) -> bool:
+        """Whether the listing is newest first, as its stamps showed: only then does what
+        follows hold nothing newer (stamps that tie show nothing)."""
+        return self._newest_first and self._order == {True}
 
     @property
     def found(self) -> dict[str, Found]:
@@ -150,10 +199,30 @@ class Scan:
             proven = [lead for lead in leads if time.after(lead.created_at, want.left)]
             unread = [lead for lead in leads if not _older(time, lead, want)]
             undated = [lead for lead in unread if not _older(time, lead, want, dated=True)]
-            found[key] = Found(
-                _latest(proven), max(leads, key=_stored_order), _latest(unread), _latest(undated)
-            )
+            latest = self._latest(leads)
+            assert latest is not None  # a lead with no candidate is not in _candidates
+            found[key] = Found(self._latest(proven), latest, self._latest(unread), self._latest(undated))
         return found
+
+    def _latest(self, leads: list[LeadOut]) -> LeadOut | Tied | None:
+        """The last stored of `leads`: by their stamps; among records whose stamps cannot
+        tell (or that have none), by the listing's order, once two stamps showed it; else
+        the records that may be the last."""
+        if not leads:
+            return None
+        top = max(leads, key=_stored_order)
+        rivals = [lead for lead in leads if lead is top or not self._surely_older(lead, top)]
+        if len(rivals) == 1:
+            return top
+        if len(self._order) != 1:
+            return Tied(tuple(lead.id for lead in rivals))
+        # Newest first: the first listed is the last stored.
+        first = min if True in self._order else max
+        return first(rivals, key=lambda lead: self._position[lead.id])
+
+    def _surely_older(self, lead: LeadOut, than: LeadOut) -> bool:
+        stamp, other = lead.created_at, than.created_at
+        return stamp is not None and other is not None and self._time.older(stamp, other)
 
     def retry(self, error: LeadEnrichError) -> float | None:
         """Seconds to wait before asking for the same page again, or None to give up."""
@@ -176,11 +245,6 @@ def _older(time: ServiceTime, lead: LeadOut, want: Wanted, *, dated: bool = Fals
     if want.floor is not None:
         return time.before(created, want.floor, dated=dated)
     return want.after is not None and time.older(created, want.after)
-
-
-def _latest(leads: list[LeadOut]) -> LeadOut | None:
-    """The last stored of `leads` by their stamps (undated ones count as the oldest)."""
-    return max(leads, key=_stored_order, default=None)
 
 
 def _stored_order(lead: LeadOut) -> tuple[bool, float]:

@@ -41,7 +41,7 @@ from .._errors import (
 from .._polling import lead_of
 from .checkpoint import Checkpoint, Resume
 from .inputs import Item
-from .lookup import Scan, Wanted
+from .lookup import Scan, Tied, Wanted
 from .results import BulkOutcome
 from .service_time import ServiceTime
 from .settling import SERVICE, Parked, ServiceTimes, Settling
@@ -80,6 +80,12 @@ _POLL_TRIES = 3
 _UNPROVEN_LOOKS = 4
 # A pause (a 429's, a lookup's retry) checks this often whether the run was stopped.
 _PAUSE_STEP = 1.0
+
+
+def _email_of(item: Item) -> str | None:
+    # Compared as the service may compare them: the spec does not say whether case counts.
+    email = item.lead.email if item.lead is not None else None
+    return email.strip().lower() if email else None
 
 
 def is_ambiguous(error: LeadEnrichError) -> bool:
@@ -160,6 +166,9 @@ class Plan:
         self._parked: list[Parked] = []
         self._copies: dict[int, list[Item]] = {}
         self._jobs: dict[str, str] = {}
+        self._busy: dict[str, str] = {}
+        """Email -> the key of the lead with that email the service may be working on: a
+        lead with the same email waits for it (_free_email)."""
         self._settling = Settling(clock, service, jobs)
         self.service_time: ServiceTime = ServiceTime(clock.scale)
         """The service's clock, as the stamps of its answers tell it."""
@@ -193,11 +202,16 @@ class Plan:
             elif item.key in resume.jobs:
                 self._jobs[item.key] = resume.jobs[item.key]
                 self._polls.append(Poll(item, resume.jobs[item.key]))
+                self._hold_email(item)
             elif item.key in resume.uncertain:
                 parked = self._settling.left_earlier(item, resume.uncertain[item.key])
                 self._parked.append(parked)
                 if parked.as_job:
+                    # Not held: such a lead may wait for jobs of this run to show the
+                    # queue moved past it, and a lead held back for it would never go.
                     self._unproven[item.key] = parked.intake_by
+                else:
+                    self._hold_email(item)
                 logger.info(
                     "lead %d: an earlier run sent it without hearing back; looking it up in %.0f s, "
                     "once the service must be done with it, while the other leads go on",
@@ -240,8 +254,32 @@ class Plan:
                 return self._polls.popleft()
             if not self._pending or self._over_budget() or self._holding(now) is not None:
                 return None
+            item = next((item for item in self._pending if self._free_email(item)), None)
+            if item is None:
+                return None
+            self._pending.remove(item)
+            self._hold_email(item)
             self._reserved += 1
-            return Send(self._pending.popleft())
+            return Send(item)
+
+    def _free_email(self, item: Item) -> bool:
+        """Whether no other lead with `item`'s email may be at the service (the lock held).
+
+        Leads with one email go one at a time: the service may charge both of two sent at
+        once (the spec's dedupe is against stored leads), or hold the second until the
+        first ends, past the time a lost answer's lookup counts on (settling.py). One
+        after the other, the second is deduped (free) when the first was stored."""
+        email = _email_of(item)
+        return email is None or self._busy.get(email, item.key) == item.key
+
+    def _hold_email(self, item: Item) -> None:
+        if (email := _email_of(item)) is not None:
+            self._busy[email] = item.key
+
+    def _free(self, item: Item) -> None:
+        """The lead's request is over (or it goes back to wait): its email is free."""
+        if (email := _email_of(item)) is not None and self._busy.get(email) == item.key:
+            del self._busy[email]
 
     def _holding(self, now: float) -> float | None:
         """Until when the last lead to send is kept back (the lock held): for as long as an
@@ -357,6 +395,7 @@ class Plan:
             stopped = self._stop
             if stopped is not None:
                 self._reserved -= 1
+                self._free(item)
             else:
                 self._sent[item.key] = self._clock.now()
         if stopped is not None:
@@ -370,6 +409,7 @@ class Plan:
         self.stop(LeadEnrichError(f"not started: {error}"))
         with self._lock:
             self._reserved -= 1
+            self._free(item)
         return self._with_copies([BulkOutcome(item.index, item.given, "skipped", error=error)])
 
     def job_created(self, item: Item, job_id: str) -> Future[None] | None:
@@ -498,6 +538,7 @@ class Plan:
             self._maybe -= int(poll.fresh)
             if not poll.fresh:
                 # An earlier run's: sent again now, as a new job.
+                self._free(item)
                 self._pending.appendleft(item)
         if poll.fresh:
             return self._failed(item, error, poll.job_id)
@@ -523,21 +564,24 @@ class Plan:
             final = self._settling.final(parked, lookup.began)
             settled = True
             if hit is not None and hit.proven is not None:
-                outcomes += self._adopt(parked, hit.proven, proven=True)
+                outcomes += self._take(parked, hit.proven, proven=True)
             elif error is not None:
                 why = LeadEnrichError(
                     "not sent again: it was sent without an answer, and the stored leads could not "
                     f"be checked for it ({error}); run again to look once more"
                 )
                 outcomes += self._with_copies([self._maybe_charged(item, parked.error or why, None)])
-            elif final and hit is not None and (pick := hit.unread if fresh else hit.latest) is not None:
+            elif final and hit is not None and (pick := hit.undated if fresh else hit.unread) is not None:
                 # The lead's own record, if it has one, is stored by now: the latest of the
-                # lead's is it (an earlier record only if its own never was).
-                outcomes += self._adopt(parked, pick, proven=False)
+                # lead's not older than its request is it (an earlier record only if its own
+                # never was). For an earlier run's lead only the stamps may rule one out:
+                # not found, it is sent again.
+                outcomes += self._take(parked, pick, proven=False)
             elif final and not fresh:
                 # An earlier run's, not stored once the service was done with it (a sync
                 # enrichment) or the queue moved past it (a job): never charged, sent now.
                 with self._lock:
+                    self._free(item)
                     self._pending.appendleft(item)
             elif not final and (due := self._settling.look_again(parked, lookup.began, self._more_jobs())):
                 settled = False
@@ -554,7 +598,7 @@ class Plan:
                 else:
                     # A job's last look, with the service's clock known closely: the latest
                     # record of the lead not older than its request.
-                    outcomes += self._adopt(parked, pick, proven=False)
+                    outcomes += self._take(parked, pick, proven=False)
             else:
                 # Within this run; or an earlier run's job that may still wait in the queue,
                 # so that not being stored yet proves nothing: not sent again.
@@ -584,12 +628,26 @@ class Plan:
         """A poll of the job this run created for the lead: its stamp is of this run's making."""
         self.service_time.made(job.created_at, self._left_at(item), self._clock.now())
 
-    def _close(self, lead: LeadOut) -> bool:
+    def _take(self, parked: Parked, pick: LeadOut | Tied, *, proven: bool) -> list[BulkOutcome]:
+        """`pick` as the parked lead's record; records it cannot tell apart leave the lead
+        maybe charged, never sent again."""
+        if not isinstance(pick, Tied):
+            return self._adopt(parked, pick, proven=proven)
+        why = LeadEnrichError(
+            f"not sent again: it was sent without an answer, and the stored leads hold {len(pick.ids)} "
+            f"records of it ({', '.join(pick.ids)}) that neither their timestamps nor the listing's "
+            "order tell apart: one is its own if it was charged"
+        )
+        return self._with_copies([self._maybe_charged(parked.item, why, None)])
+
+    def _close(self, lead: LeadOut | Tied) -> bool:
         """Whether `lead` may be taken for a lost lead's own at its last look: when its
         stamp has an offset, once the service's clock is known closely (a `Date` header,
         a record of the run's making) and the record passed the bound. A stamp with no
         offset, or none, leaves nothing better to go on than the latest record: it is
         taken (it may be an earlier record of the same lead, docs/reliability.md)."""
+        if isinstance(lead, Tied):
+            return True  # looked at again like any record, and left maybe charged at last
         created = lead.created_at
         return created is None or created.tzinfo is None or self.service_time.close(created)
 
@@ -629,6 +687,8 @@ class Plan:
         return self._with_copies([outcome])
 
     def _record(self, item: Item, outcome: BulkOutcome, *, maybe_charged: bool) -> None:
+        with self._lock:
+            self._free(item)
         lead = outcome.lead
         # A job that ran went through the service's queue: a result not deduped. (A failed
         # job proves nothing: the spec does not say it waited its turn first.)

@@ -1,31 +1,34 @@
-"""The service's clock, as its own stamps tell it: never this machine's clock.
+"""The service's clock, as its own answers tell it: never this machine's clock.
 
 A lead whose answer was lost is looked for among the stored leads with its input. Which
 of them is its own (stored after its request left) is read on the service's clock only:
-this machine's may be minutes off, and the service may write its local time with no
-offset (the spec says only "ISO 8601"). The stamps of the service's answers tell two
-things of that clock:
+this machine's may be minutes off or step between two runs, and the service may write
+its local time with no offset (the spec says only "ISO 8601"). The service's answers
+tell three things of that clock:
 
 - A record or job that one of the run's own requests created is stamped no earlier than
-  the service's time when that request left. So a record of the lead stamped no earlier
-  than such a stamp, of a request that left after the lead's, was stored after the lead's
+  the service's time when that request left. So a record of the lead surely later than
+  such a stamp, of a request that left after the lead's, was stored after the lead's
   request left: it is the lead's own, proven. Only stamps with an offset prove anything:
   local time without one steps back an hour at the end of summer time.
 - A stamp `S` received when this machine's clock read `t` says the service's clock read
   at least `S` at `t`: the largest such offset is a lower bound of the service's clock.
-  A record stamped before that bound for the moment a request left reads as stored
-  before it. The `Date` header of each answer tells the same, to the second, but of a
-  front end's clock, which may not be the stamps' (a proxy's). Those readings only ever
-  keep a run from calling a record its lead's (the lead is then reported maybe charged,
-  and a rerun looks again): a clock ahead of the stamps' (a front end's, a node running
-  fast, the end of summer time, stamps to the minute) raises the bound, and must never
-  make a lead's own record look older than the lead and the lead be sent again.
-- The bound is close once it comes from a `Date` header or from something the run made.
-  A lost job whose record the run cannot prove, at its last look, takes the latest record
-  of the lead that passes the bound by the stamps and by the `Date` headers alike.
+  A record stamped surely before that bound for the moment a request left was stored
+  before it.
+- The `Date` header of each answer tells the same, to the second, but of a front end's
+  clock, which may not be the stamps' (a proxy's): ahead of them, it would make a lead's
+  own record look older than its request; behind them, it bounds nothing closely. So it
+  only ever keeps a run from taking a record (the lead is then reported maybe charged,
+  and a rerun looks again), never decides that a lead was not stored; and only until a
+  stamp of the run's own making reads the stamps' clock itself.
 
-Stamps with an offset and stamps without one are never compared with each other (a
-`Date` header is in UTC: it bounds only stamps with an offset).
+"Surely" allows for the stamps' resolution (as fine as any stamp has shown) and for each
+stamp being up to `_SLACK` off. The bound is close once the run has received a stamp of
+its own making or a `Date` header: a lost job whose record the run cannot prove takes, at
+its last look, the latest record of the lead that passes the bound by the stamps and by
+the `Date` headers alike (a `Date` behind the stamps may then let an earlier record of
+the lead pass: it is reported charged, and nothing is paid twice). Stamps with an offset and stamps without one are never compared with each
+other (a `Date` header is in UTC: it bounds only stamps with an offset).
 """
 
 from __future__ import annotations
@@ -36,10 +39,12 @@ from email.utils import parsedate_to_datetime
 
 __all__ = ["ServiceTime", "same_kind", "seconds"]
 
-# What a record's stamp may lag its true creation and still be read as "not before the
-# request left", on top of the stamps' own resolution: a service's clock stepped back by
-# its NTP, nodes a little apart.
-_SLACK = 2.0
+# How far a stamp may be off the service's clock either way (in its seconds), on top of
+# the stamps' own resolution: nodes whose clocks are a few seconds apart, a clock stepped
+# by its NTP. Two
+# stamps tell which record came first only when they are further apart than twice this
+# and the resolution (`_margin`).
+_SLACK = 3.0
 
 _NAIVE_EPOCH = datetime(1970, 1, 1)
 
@@ -84,8 +89,9 @@ class ServiceTime:
             self._resolution[aware] = min(shown, self._resolution.get(aware, shown))
 
     def observe_date(self, header: str, at: float) -> None:
-        """An answer's `Date` header (the service's clock, to the second), received when
-        the run's clock read `at`: it closes the lower bound of stamps with an offset."""
+        """An answer's `Date` header (a front end's clock, to the second), received when
+        the run's clock read `at`: a lower bound of the service's clock that only ever
+        rules records out (a clock behind the stamps' would bound nothing closely)."""
         try:
             date = parsedate_to_datetime(header)
         except (TypeError, ValueError):
@@ -116,36 +122,44 @@ class ServiceTime:
 
     def after(self, stamp: datetime | None, left: float) -> bool:
         """Whether a record stamped `stamp` was proven stored after a request that left
-        at `left`: something the run created by a request that left later is no newer."""
+        at `left`: it is surely later than something the run created by a request that
+        left later."""
         if stamp is None or stamp.tzinfo is None:
             return False
-        value = seconds(stamp)
+        value = seconds(stamp) - self._margin(True)
         with self._lock:
-            return any(later >= left and value >= made for later, made in self._made)
+            return any(later >= left and value > made for later, made in self._made)
 
     def older(self, stamp: datetime, than: datetime) -> bool:
-        """Whether a record stamped `stamp` was stored before one stamped `than` (stamps of
-        the service's both, so comparable; within the stamps' resolution, they may not be)."""
-        if not same_kind(stamp, than):
-            return False
+        """Whether a record stamped `stamp` was surely stored before one stamped `than`."""
+        return same_kind(stamp, than) and seconds(stamp) < seconds(than) - self._margin(
+            stamp.tzinfo is not None
+        )
+
+    def _margin(self, aware: bool) -> float:
+        """How far apart two stamps of a kind must be to tell which came first: the
+        finest resolution its stamps have shown (a minute until one shows seconds), and
+        each stamp up to `_SLACK` of the service's seconds off (a fake server's nodes run
+        at its scale)."""
         with self._lock:
-            resolution = self._resolution.get(stamp.tzinfo is not None, 60.0)
-        return seconds(stamp) < seconds(than) - resolution - _SLACK
+            resolution = self._resolution.get(aware, 60.0)
+        return resolution + 2 * _SLACK * self._scale
 
     def before(self, stamp: datetime, left: float, *, dated: bool = False) -> bool:
         """Whether a record stamped `stamp` reads as stored before a request that left at
         `left` (see the module's text for the little this may decide): by the stamps, or
-        with `dated`, by the `Date` headers too."""
+        with `dated`, by the `Date` headers too until a stamp of the run's own making
+        reads the stamps' clock closely (a front end's `Date` ahead of it would then only
+        make the lead's own record look older)."""
         aware = stamp.tzinfo is not None
         with self._lock:
             offsets = [self._offsets.get(aware)]
-            if dated and aware:
+            if dated and aware and not self._made:
                 offsets.append(self._dated)
-            resolution = self._resolution.get(aware, 60.0)
         known = [offset for offset in offsets if offset is not None]
         if not known:
             return False
-        return seconds(stamp) < left * self._scale + max(known) - resolution - _SLACK
+        return seconds(stamp) < left * self._scale + max(known) - self._margin(aware)
 
 
 def same_kind(first: datetime, second: datetime) -> bool:
