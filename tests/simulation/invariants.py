@@ -3,7 +3,8 @@
 - `charged_twice`: no lead (rows of one fingerprint) is paid for more than once.
 - `paid_lead_lost`: every lead the service kept a credit for ends, in the last run, with
   the record that credit paid for (the last run comes after an hour of quiet and meets no
-  fault: whatever an earlier run reported `maybe_charged` must be found by then).
+  fault: whatever an earlier run reported `maybe_charged` must be found by then), or
+  `maybe_charged` when the lead has two records no reader can tell apart (`_tied`).
 - `sent_after_stop`: no enrichment request leaves after the user stopped the run.
 - `checkpoint_disagrees`: every lead the checkpoint calls done has a record the service
   stored for it (or returned it, deduped), and every job it names is that lead's job.
@@ -20,6 +21,7 @@ from __future__ import annotations
 
 import asyncio
 from dataclasses import dataclass
+from itertools import pairwise
 
 from leadenrich._bulk.checkpoint import Resume
 from leadenrich._bulk.inputs import read_items
@@ -67,7 +69,7 @@ def check(sim: World_) -> list[Violation]:
         ]
         outcome = by_row.get(rows_of[key][0])
         got = outcome.lead.id if outcome is not None and outcome.lead is not None else None
-        if got not in kept:
+        if got not in kept and not (outcome is not None and outcome.maybe_charged and _tied(sim, key)):
             said = (
                 "no outcome"
                 if outcome is None
@@ -171,12 +173,40 @@ def _run_checks(sim: World_, observed: Observed, rows_of: dict[str, list[int]], 
     return found
 
 
+# What the plan allows a stamp to be off, and its stamps to be apart, before it tells two
+# records apart (leadenrich/_bulk/service_time.py): twice 3 s, and the stamps' resolution.
+_MARGIN = 6.0
+# How far apart the stamps of two records may be: their resolution, or a jittered node's 3 s
+# either way.
+_RESOLUTION = {"whole_minutes": 60.0, "whole_seconds": 1.0, "jittered": 6.0}
+
+
+def _window(sim: World_) -> float:
+    return _RESOLUTION.get(sim.service.settings.stamps, 0.0) + _MARGIN
+
+
+def _tied(sim: World_, key: str) -> bool:
+    """Whether the lead has two records whose stamps, as the service wrote them, no reader
+    can tell apart (none, or closer than the plan's margin): the plan then leaves the lead
+    maybe charged rather than take one on a guess (docs/reliability.md, known limits)."""
+    records = sorted(r.created for r in sim.service.records if r.key == key)
+    if sim.service.settings.stamps == "none":
+        return len(records) > 1
+    return any(later - earlier <= _window(sim) for earlier, later in pairwise(records))
+
+
 def _stale(sim: World_, observed: Observed, sent: list[Sent]) -> int:
     """The leads reported charged with a record the service stored before the run's first
-    request for them: a record older than anything the run sent cannot be told apart from
-    the one a lost request stored until the service's clock proves otherwise, and the plan
-    takes it rather than pay again (docs/reliability.md). Every other lead reported charged
-    must have been paid for by this run's requests."""
+    request for them, where the plan cannot know better: until the service's clock is read
+    closely, a record stored within the plan's margin before a lost request left passes
+    for the one that request stored, and the plan takes it rather than pay again
+    (docs/reliability.md). Stamps with no offset, none at all, or a `Date` header behind
+    the stamps read the clock no closer, so any earlier record may pass. Every other lead
+    reported charged must have been paid for by this run's requests."""
+    settings = sim.service.settings
+    unbounded = settings.stamps in ("none", "naive_local") or settings.date_offset < 0
+    # The margin, a `Date` header's truncation to the second and the request's way there.
+    window = float("inf") if unbounded else _window(sim) + 6.0
     records = {r.id: r for r in sim.service.records}
     first_sent: dict[str, float] = {}
     for s in sent:
@@ -187,7 +217,8 @@ def _stale(sim: World_, observed: Observed, sent: list[Sent]) -> int:
         lead = outcome.lead
         if outcome.charged and lead is not None and lead.id in records:
             record = records[lead.id]
-            stale += record.created < first_sent.get(record.key, float("inf"))
+            early = first_sent.get(record.key, float("inf")) - record.created
+            stale += 0 < early <= window
     return stale
 
 

@@ -240,4 +240,79 @@ PINNED: list[Pinned] = [
             ),
         ),
     ),
+    Pinned(
+        "same_email_sent_at_once",
+        326740319,
+        "1.1's plan (e480a9c) sent three leads with one email at once; the service held each "
+        "until the one before it ended (same_email_in_flight='dedupe'), so the last one's answer "
+        "timed out and its record was stored after the run's final look: it was left maybe "
+        "charged with its credit kept. Fixed in bulk plan: leads with one email go one at a time.",
+        Schedule(
+            seed=326740319,
+            rows=(
+                Row("Co0", "co0.com", "p0@co0.com"),
+                Row("Co1", "co1.com", "p1@co1.com"),
+                Row("Co2", "co2.com", "p1@co1.com", "Person 2"),
+                Row("Co3", "co3.com", "p1@co1.com", "Person 3"),
+                Row("Co4", "co4.com", "p4@co4.com"),
+            ),
+            service=ServiceSettings(same_email_in_flight="dedupe", durations=(60.0, 90.0)),
+            runs=(RunSpec(strategy="sync", concurrency=5),),
+            faults=((3, Fault("drop_before")),),
+            read_faults=((4, Fault("drop_before")),),
+            failing=frozenset({"co0.com", "co2.com", "co3.com"}),
+        ),
+    ),
+    Pinned(
+        "whole_minute_stamps_listed_oldest_first",
+        1,
+        "Written in a review of e480a9c: stamps to the minute, the lead stored 5 s before the "
+        "run, the listing oldest first. The run's own record and the earlier one share a "
+        "minute, and the earlier was taken as the latest: the paid record was lost. Fixed in "
+        "bulk plan (lookup.py): records whose stamps cannot be told apart are ordered by the "
+        "listing only once stamps showed its order, and are otherwise left maybe charged.",
+        Schedule(
+            seed=1,
+            rows=(Row("Co0", "co0.com"),),
+            service=ServiceSettings(
+                stamps="whole_minutes", list_order="oldest_first", clock_offset=-30.0, durations=(20.0, 20.0)
+            ),
+            runs=(RunSpec(strategy="sync", concurrency=1),),
+            faults=((0, Fault("drop_after")),),
+            earlier=((Row("Co0", "co0.com"), 5.0),),
+        ),
+    ),
+    Pinned(
+        "a_proof_from_whole_minute_stamps",
+        3,
+        "Written in a review of e480a9c: stamps to the minute, the lead stored 5 s before the "
+        "run, its request taken in 90 s late. The earlier record's stamp equalled the minute "
+        "of a record the run made with a later request, which was taken as proof that it was "
+        "stored after the lead's request left. Fixed in bulk plan (service_time.py): a proof "
+        "needs stamps further apart than their resolution and twice the slack.",
+        Schedule(
+            seed=3,
+            rows=(Row("Co0", "co0.com"), Row("Co1", "co1.com")),
+            service=ServiceSettings(stamps="whole_minutes", clock_offset=-30.0, durations=(20.0, 20.0)),
+            runs=(RunSpec(strategy="sync", concurrency=2),),
+            faults=((0, Fault("taken_late", 90.0)),),
+            earlier=((Row("Co0", "co0.com"), 5.0),),
+        ),
+    ),
+    Pinned(
+        "no_stamps_listed_oldest_first",
+        3,
+        "Written in a review of e480a9c: records with no stamps, the lead stored a day before, "
+        "the listing oldest first: the day-old record was taken as the latest, and the run's "
+        "paid one lost. Fixed in bulk plan (lookup.py): records with no stamps are left maybe "
+        "charged, unless the listing's order was shown.",
+        Schedule(
+            seed=3,
+            rows=(Row("Co0", "co0.com"),),
+            service=ServiceSettings(stamps="none", list_order="oldest_first"),
+            runs=(RunSpec(strategy="sync", concurrency=1),),
+            faults=((0, Fault("drop_after")),),
+            earlier=((Row("Co0", "co0.com"), 86400.0),),
+        ),
+    ),
 ]

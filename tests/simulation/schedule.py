@@ -214,13 +214,6 @@ def draw(seed: int) -> Schedule:
         used=used,
         sync_failure=rng.choice((502, 500, 503)),
     )
-    if service.stamps in ("none", "naive_local"):
-        # Outside the model: with no stamps, or stamps with no offset and none of the
-        # run's own records to read the service's clock by, a lookup cannot tell a lead
-        # stored now from the same lead stored before, and takes the latest: a request
-        # that was never stored may then be reported charged with the earlier record
-        # (never paid twice, never a paid lead lost; docs/reliability.md).
-        earlier = [(row, age) for row, age in earlier if row not in rows]
     runs: list[RunSpec] = []
     for n in range(rng.choice((1, 1, 2, 2, 3))):
         run = _run(rng, len(rows), first=n == 0)
