@@ -30,7 +30,8 @@ from leadenrich import (
 )
 from leadenrich._bulk.checkpoint import Checkpoint
 from leadenrich._bulk.inputs import Item, read_items
-from leadenrich._bulk.plan import Lookup, Plan, Send, is_ambiguous
+from leadenrich._bulk.plan import Plan
+from leadenrich._bulk.tasks import Lookup, Send, is_ambiguous
 from leadenrich.testing import ManualClock
 from tests.helpers import call, collect, lead_out
 

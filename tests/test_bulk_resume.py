@@ -13,7 +13,8 @@ import pytest
 from leadenrich import LeadOut, LeadPage
 from leadenrich._bulk.checkpoint import Checkpoint
 from leadenrich._bulk.inputs import Item, read_items
-from leadenrich._bulk.plan import Lookup, Plan, Poll, Send
+from leadenrich._bulk.plan import Plan
+from leadenrich._bulk.tasks import Lookup, Poll, Send
 from leadenrich._clock import wall_time
 from leadenrich.testing import ManualClock
 from tests.helpers import lead_out

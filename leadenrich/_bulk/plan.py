@@ -22,7 +22,7 @@ import threading
 from collections import deque
 from collections.abc import Iterator
 from concurrent.futures import Future
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import TYPE_CHECKING, Literal
 
 from .._clock import ServiceClock
@@ -40,29 +40,27 @@ from .._errors import (
 )
 from .._polling import lead_of
 from .checkpoint import Checkpoint, Resume
+from .emails import EmailTurns
 from .inputs import Item
 from .lookup import Scan, Tied, Wanted
+from .lost import LookAgain, Resend, Take, Unknown, verdict
 from .results import BulkOutcome
 from .service_time import ServiceTime
 from .settling import SERVICE, Parked, ServiceTimes, Settling
+from .tasks import Lookup, NotSent, Poll, Send, Step, Task, is_ambiguous
 
 if TYPE_CHECKING:
     from .._models import JobOut, LeadOut
 
 logger = logging.getLogger("leadenrich")
 
-__all__ = ["SERVICE", "Lookup", "Plan", "Poll", "Send", "ServiceTimes", "Task", "is_ambiguous"]
+__all__ = ["SERVICE", "Plan", "ServiceTimes"]
 
 
 # Errors that refuse the whole account, not one lead: no point starting more leads. A
 # 402 (the quota is spent) leaves the lookups and polls of what was paid for to finish;
 # a 401 or 403 would refuse those too.
 _ACCOUNT_ERRORS = (AuthenticationError, PermissionDeniedError, QuotaExceededError)
-
-
-class NotSent(LeadEnrichError):
-    """A lead's request kept from leaving: the run stopped while it waited to go (for a
-    slot, the pacer or a back-off). Nothing was sent, so nothing was charged."""
 
 
 # 429s are waited out, since they are refused before any work and never charged, but not
@@ -73,65 +71,8 @@ _RATE_LIMITED_ROUNDS = 10
 # passing fault, or a wait that ran out (the job is paid for; a rerun would poll it too).
 _PASSING = (APIConnectionError, InternalServerError, APIResponseValidationError, PollTimeoutError)
 _POLL_TRIES = 3
-# A lost job whose record a lookup finds but cannot prove its own is looked at this many
-# times, a settle window apart and then twice as far each time (about 10 minutes in all),
-# before the latest such record is taken: the one found may be an earlier record of the
-# same lead while its own still waits in the queue.
-_UNPROVEN_LOOKS = 4
 # A pause (a 429's, a lookup's retry) checks this often whether the run was stopped.
 _PAUSE_STEP = 1.0
-
-
-def _email_of(item: Item) -> str | None:
-    # Compared as the service may compare them: the spec does not say whether case counts.
-    email = item.lead.email if item.lead is not None else None
-    return email.strip().lower() if email else None
-
-
-def is_ambiguous(error: LeadEnrichError) -> bool:
-    """The service may have accepted, charged and stored the lead despite the error."""
-    if isinstance(error, APIConnectionError):
-        return error.request_sent
-    if isinstance(error, PollTimeoutError):
-        # Without a last object the deadline passed before a job was created (waiting for
-        # an enrichment slot): nothing was sent.
-        return error.last is not None
-    # A 2xx whose body could not be read is an answer lost after the service did the work.
-    return isinstance(error, (InternalServerError, APIResponseValidationError))
-
-
-@dataclass(frozen=True)
-class Send:
-    """Send the lead (a credit is reserved for it)."""
-
-    item: Item
-
-
-@dataclass(frozen=True)
-class Poll:
-    """Poll a recorded job to its end, instead of sending its lead again."""
-
-    item: Item
-    job_id: str
-    fresh: bool = False
-    """Created by this run (its credit is this run's), not by an earlier one."""
-    tries: int = 1
-
-
-@dataclass(frozen=True)
-class Lookup:
-    """Look these parked leads up among the account's stored leads."""
-
-    parked: tuple[Parked, ...]
-    began: float = 0.0
-    """When (on the client's service clock) the lookup began: a record stored later may
-    have been missed by it."""
-
-
-Task = Send | Poll | Lookup
-Step = list[BulkOutcome] | float
-"""What a failed attempt leads to: its outcomes (maybe none: parked), or seconds to
-pause before sending the lead again."""
 
 
 class Plan:
@@ -166,9 +107,7 @@ class Plan:
         self._parked: list[Parked] = []
         self._copies: dict[int, list[Item]] = {}
         self._jobs: dict[str, str] = {}
-        self._busy: dict[str, str] = {}
-        """Email -> the key of the lead with that email the service may be working on: a
-        lead with the same email waits for it (_free_email)."""
+        self._emails = EmailTurns()
         self._settling = Settling(clock, service, jobs)
         self.service_time: ServiceTime = ServiceTime(clock.scale)
         """The service's clock, as the stamps of its answers tell it."""
@@ -202,7 +141,7 @@ class Plan:
             elif item.key in resume.jobs:
                 self._jobs[item.key] = resume.jobs[item.key]
                 self._polls.append(Poll(item, resume.jobs[item.key]))
-                self._hold_email(item)
+                self._emails.hold(item)
             elif item.key in resume.uncertain:
                 parked = self._settling.left_earlier(item, resume.uncertain[item.key])
                 self._parked.append(parked)
@@ -211,7 +150,7 @@ class Plan:
                     # queue moved past it, and a lead held back for it would never go.
                     self._unproven[item.key] = parked.intake_by
                 else:
-                    self._hold_email(item)
+                    self._emails.hold(item)
                 logger.info(
                     "lead %d: an earlier run sent it without hearing back; looking it up in %.0f s, "
                     "once the service must be done with it, while the other leads go on",
@@ -254,32 +193,13 @@ class Plan:
                 return self._polls.popleft()
             if not self._pending or self._over_budget() or self._holding(now) is not None:
                 return None
-            item = next((item for item in self._pending if self._free_email(item)), None)
+            item = next((item for item in self._pending if self._emails.free(item)), None)
             if item is None:
                 return None
             self._pending.remove(item)
-            self._hold_email(item)
+            self._emails.hold(item)
             self._reserved += 1
             return Send(item)
-
-    def _free_email(self, item: Item) -> bool:
-        """Whether no other lead with `item`'s email may be at the service (the lock held).
-
-        Leads with one email go one at a time: the service may charge both of two sent at
-        once (the spec's dedupe is against stored leads), or hold the second until the
-        first ends, past the time a lost answer's lookup counts on (settling.py). One
-        after the other, the second is deduped (free) when the first was stored."""
-        email = _email_of(item)
-        return email is None or self._busy.get(email, item.key) == item.key
-
-    def _hold_email(self, item: Item) -> None:
-        if (email := _email_of(item)) is not None:
-            self._busy[email] = item.key
-
-    def _free(self, item: Item) -> None:
-        """The lead's request is over (or it goes back to wait): its email is free."""
-        if (email := _email_of(item)) is not None and self._busy.get(email) == item.key:
-            del self._busy[email]
 
     def _holding(self, now: float) -> float | None:
         """Until when the last lead to send is kept back (the lock held): for as long as an
@@ -395,7 +315,7 @@ class Plan:
             stopped = self._stop
             if stopped is not None:
                 self._reserved -= 1
-                self._free(item)
+                self._emails.release(item)
             else:
                 self._sent[item.key] = self._clock.now()
         if stopped is not None:
@@ -409,7 +329,7 @@ class Plan:
         self.stop(LeadEnrichError(f"not started: {error}"))
         with self._lock:
             self._reserved -= 1
-            self._free(item)
+            self._emails.release(item)
         return self._with_copies([BulkOutcome(item.index, item.given, "skipped", error=error)])
 
     def job_created(self, item: Item, job_id: str) -> Future[None] | None:
@@ -538,7 +458,7 @@ class Plan:
             self._maybe -= int(poll.fresh)
             if not poll.fresh:
                 # An earlier run's: sent again now, as a new job.
-                self._free(item)
+                self._emails.release(item)
                 self._pending.appendleft(item)
         if poll.fresh:
             return self._failed(item, error, poll.job_id)
@@ -559,58 +479,31 @@ class Plan:
         found = scan.found if scan is not None else {}
         outcomes: list[BulkOutcome] = []
         for parked in lookup.parked:
-            item, hit = parked.item, found.get(parked.item.key)
-            fresh = parked.error is not None
-            final = self._settling.final(parked, lookup.began)
-            settled = True
-            if hit is not None and hit.proven is not None:
-                outcomes += self._take(parked, hit.proven, proven=True)
-            elif error is not None:
-                why = LeadEnrichError(
-                    "not sent again: it was sent without an answer, and the stored leads could not "
-                    f"be checked for it ({error}); run again to look once more"
-                )
-                outcomes += self._with_copies([self._maybe_charged(item, parked.error or why, None)])
-            elif final and hit is not None and (pick := hit.undated if fresh else hit.unread) is not None:
-                # The lead's own record, if it has one, is stored by now: the latest of the
-                # lead's not older than its request is it (an earlier record only if its own
-                # never was). For an earlier run's lead only the stamps may rule one out:
-                # not found, it is sent again.
-                outcomes += self._take(parked, pick, proven=False)
-            elif final and not fresh:
-                # An earlier run's, not stored once the service was done with it (a sync
-                # enrichment) or the queue moved past it (a job): never charged, sent now.
-                with self._lock:
-                    self._free(item)
+            item = parked.item
+            decided = verdict(
+                parked,
+                found.get(item.key),
+                error,
+                final=self._settling.final(parked, lookup.began),
+                began=lookup.began,
+                settle=self._service.settle,
+                again=lambda parked=parked: self._settling.look_again(
+                    parked, lookup.began, self._more_jobs()
+                ),
+                close=self._close,
+            )
+            if isinstance(decided, Take):
+                outcomes += self._adopt(parked, decided.pick, proven=decided.proven)
+            elif isinstance(decided, Unknown):
+                outcomes += self._with_copies([self._maybe_charged(item, decided.why, None)])
+            with self._lock:
+                if isinstance(decided, LookAgain):
+                    self._parked.append(replace(parked, due=decided.due, looks=parked.looks + 1))
+                    continue
+                if isinstance(decided, Resend):
+                    self._emails.release(item)
                     self._pending.appendleft(item)
-            elif not final and (due := self._settling.look_again(parked, lookup.began, self._more_jobs())):
-                settled = False
-                with self._lock:
-                    self._parked.append(replace(parked, due=due, looks=parked.looks + 1))
-            elif not final and hit is not None and (pick := hit.undated) is not None and self._close(pick):
-                if parked.looks < _UNPROVEN_LOOKS:
-                    # An earlier record of the lead may stand in for its own, still queued:
-                    # looked at again, further apart, before the latest is taken.
-                    settled = False
-                    due = lookup.began + self._service.settle * 2 ** (parked.looks - 1)
-                    with self._lock:
-                        self._parked.append(replace(parked, due=due, looks=parked.looks + 1))
-                else:
-                    # A job's last look, with the service's clock known closely: the latest
-                    # record of the lead not older than its request.
-                    outcomes += self._take(parked, pick, proven=False)
-            else:
-                # Within this run; or an earlier run's job that may still wait in the queue,
-                # so that not being stored yet proves nothing: not sent again.
-                why = LeadEnrichError(
-                    "not sent again: an earlier run sent it as a job without hearing back, it is "
-                    "not stored yet, and no job of this run showed the service's queue had moved "
-                    "past it; the next run looks for it again"
-                )
-                outcomes += self._with_copies([self._maybe_charged(item, parked.error or why, None)])
-            if settled:
-                with self._lock:
-                    self._unproven.pop(item.key, None)
+                self._unproven.pop(item.key, None)
         with self._lock:
             self._pending = deque(sorted(self._pending, key=lambda item: item.index))
         return outcomes
@@ -627,18 +520,6 @@ class Plan:
     def job_seen(self, item: Item, job: JobOut) -> None:
         """A poll of the job this run created for the lead: its stamp is of this run's making."""
         self.service_time.made(job.created_at, self._left_at(item), self._clock.now())
-
-    def _take(self, parked: Parked, pick: LeadOut | Tied, *, proven: bool) -> list[BulkOutcome]:
-        """`pick` as the parked lead's record; records it cannot tell apart leave the lead
-        maybe charged, never sent again."""
-        if not isinstance(pick, Tied):
-            return self._adopt(parked, pick, proven=proven)
-        why = LeadEnrichError(
-            f"not sent again: it was sent without an answer, and the stored leads hold {len(pick.ids)} "
-            f"records of it ({', '.join(pick.ids)}) that neither their timestamps nor the listing's "
-            "order tell apart: one is its own if it was charged"
-        )
-        return self._with_copies([self._maybe_charged(parked.item, why, None)])
 
     def _close(self, lead: LeadOut | Tied) -> bool:
         """Whether `lead` may be taken for a lost lead's own at its last look: when its
@@ -688,7 +569,7 @@ class Plan:
 
     def _record(self, item: Item, outcome: BulkOutcome, *, maybe_charged: bool) -> None:
         with self._lock:
-            self._free(item)
+            self._emails.release(item)
         lead = outcome.lead
         # A job that ran went through the service's queue: a result not deduped. (A failed
         # job proves nothing: the spec does not say it waited its turn first.)

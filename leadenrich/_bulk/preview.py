@@ -66,8 +66,9 @@ class PreviewRow:
         duplicate_of: For a `duplicate`, the index of the earlier row it repeats.
         stored_lead_id: For `stored`, the id of the stored lead with that email.
         same_email_as: For `new`, the index of an earlier row with the same email but
-            other fields: a separate lead, which the service may return deduped (free) or
-            charge too when both are sent at once, so it is counted as charged.
+            other fields: a separate lead, sent once the earlier one has its outcome,
+            which the service returns deduped (free) if that one was stored; counted as
+            charged, since it may not have been.
         sent_before: For `new`, an earlier run sent it without hearing back: a rerun looks
             it up among the stored leads first, and sends it (charged) if not found.
 

@@ -27,11 +27,12 @@ from .._validate import integer, seconds
 from .checkpoint import Checkpoint, Resume
 from .inputs import Item, read_items
 from .options import DEFAULT_CONCURRENCY, MaxCredits, Strategy, credits_left, wants_auto
-from .plan import Plan, Task
+from .plan import Plan
 from .progress import ProgressOption, Reporter, reporter
 from .queue_ahead import QueueAhead, places_ahead
 from .results import BulkOutcome
 from .steps import Driver
+from .tasks import Task
 
 if TYPE_CHECKING:
     import asyncio

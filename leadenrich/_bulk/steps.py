@@ -13,8 +13,9 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from .._errors import LeadEnrichError
-from .plan import Lookup, NotSent, Plan, Poll, Send, Task
+from .plan import Plan
 from .results import BulkOutcome
+from .tasks import Lookup, NotSent, Poll, Send, Task
 
 __all__ = ["Driver", "Effect", "work"]
 

@@ -1,0 +1,44 @@
+"""One lead per email at the service at a time.
+
+Rows with the same email but other fields are separate leads. The spec dedupes against
+stored leads only: two sent at once may both be charged, or the service may hold the
+second until the first ends, later than a lost answer's lookup counts on (settling.py).
+One after the other, the second is deduped (free) when the first was stored.
+"""
+
+from __future__ import annotations
+
+from .inputs import Item
+
+__all__ = ["EmailTurns"]
+
+
+class EmailTurns:
+    """Which emails a lead of the run may be at the service with (not thread-safe: the
+    plan's lock guards it)."""
+
+    def __init__(self) -> None:
+        self._holder: dict[str, str] = {}
+        """Email -> the key of the lead holding it."""
+
+    def free(self, item: Item) -> bool:
+        """Whether `item` may go: no other lead with its email may be at the service."""
+        email = _email_of(item)
+        return email is None or self._holder.get(email, item.key) == item.key
+
+    def hold(self, item: Item) -> None:
+        """`item` may be at the service from now on."""
+        if (email := _email_of(item)) is not None:
+            self._holder[email] = item.key
+
+    def release(self, item: Item) -> None:
+        """`item`'s request is over (or it goes back to wait): its email is free."""
+        if (email := _email_of(item)) is not None and self._holder.get(email) == item.key:
+            del self._holder[email]
+
+
+def _email_of(item: Item) -> str | None:
+    # Without case: the spec does not say how the service compares them, and holding a
+    # lead back longer than needed costs no credit.
+    email = item.lead.email if item.lead is not None else None
+    return email.strip().lower() if email else None
