@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import asyncio
 from dataclasses import dataclass
+from datetime import datetime
 from itertools import pairwise
 
 from leadenrich._bulk.checkpoint import Resume
@@ -176,23 +177,26 @@ def _run_checks(sim: World_, observed: Observed, rows_of: dict[str, list[int]], 
 # What the plan allows a stamp to be off, and its stamps to be apart, before it tells two
 # records apart (leadenrich/_bulk/service_time.py): twice 3 s, and the stamps' resolution.
 _MARGIN = 6.0
-# How far apart the stamps of two records may be: their resolution, or a jittered node's 3 s
-# either way.
-_RESOLUTION = {"whole_minutes": 60.0, "whole_seconds": 1.0, "jittered": 6.0}
-
-
-def _window(sim: World_) -> float:
-    return _RESOLUTION.get(sim.service.settings.stamps, 0.0) + _MARGIN
+# The resolution of the stamps as written.
+_RESOLUTION = {"whole_minutes": 60.0, "whole_seconds": 1.0}
+# How far a record stored before a request can be from it and still pass for its own:
+# the plan's margin, a jittered node's 3 s either way, a `Date` header's truncation to
+# the second and the request's way there.
+_JITTER = {"jittered": 6.0}
 
 
 def _tied(sim: World_, key: str) -> bool:
     """Whether the lead has two records whose stamps, as the service wrote them, no reader
     can tell apart (none, or closer than the plan's margin): the plan then leaves the lead
     maybe charged rather than take one on a guess (docs/reliability.md, known limits)."""
-    records = sorted(r.created for r in sim.service.records if r.key == key)
-    if sim.service.settings.stamps == "none":
-        return len(records) > 1
-    return any(later - earlier <= _window(sim) for earlier, later in pairwise(records))
+    service = sim.service
+    stamps = [service.stamp(r.created) for r in service.records if r.key == key]
+    written = sorted(datetime.fromisoformat(stamp).timestamp() for stamp in stamps if stamp is not None)
+    if len(written) < len(stamps):
+        return len(stamps) > 1
+    # The stamps as written (to the minute, jittered): what the plan reads.
+    margin = _RESOLUTION.get(service.settings.stamps, 0.0) + _MARGIN
+    return any(later - earlier <= margin for earlier, later in pairwise(written))
 
 
 def _stale(sim: World_, observed: Observed, sent: list[Sent]) -> int:
@@ -205,8 +209,10 @@ def _stale(sim: World_, observed: Observed, sent: list[Sent]) -> int:
     reported charged must have been paid for by this run's requests."""
     settings = sim.service.settings
     unbounded = settings.stamps in ("none", "naive_local") or settings.date_offset < 0
-    # The margin, a `Date` header's truncation to the second and the request's way there.
-    window = float("inf") if unbounded else _window(sim) + 6.0
+    stamps = settings.stamps
+    window = (
+        float("inf") if unbounded else _RESOLUTION.get(stamps, 0.0) + _MARGIN + _JITTER.get(stamps, 0.0) + 6.0
+    )
     records = {r.id: r for r in sim.service.records}
     first_sent: dict[str, float] = {}
     for s in sent:
