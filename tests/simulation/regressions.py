@@ -315,4 +315,26 @@ PINNED: list[Pinned] = [
             earlier=((Row("Co0", "co0.com"), 86400.0),),
         ),
     ),
+    Pinned(
+        "minute_stamps_a_minute_apart_are_tied",
+        32298,
+        "A check too strict, not the plan: stamps to the minute wrote two records of the lead, "
+        "79 s apart, a minute apart, which the plan cannot order; it left the lead maybe "
+        "charged, as documented, and the check compared the true times. Fixed in the check "
+        "(invariants._tied): records are tied by their stamps as written.",
+        Schedule(
+            seed=32298,
+            rows=(Row("Co2", "co2.com"),),
+            service=ServiceSettings(stamps="whole_minutes"),
+            runs=(
+                RunSpec(
+                    strategy="sync",
+                    concurrency=1,
+                    preview=True,
+                    stop=Stop("kill", at=4.0, trigger="request", count=2),
+                ),
+            ),
+            earlier=((Row("Co2", "co2.com"), 39.39521562899264),),
+        ),
+    ),
 ]
