@@ -17,9 +17,9 @@ from .explore import explore, replay_command, report, run
 from .regressions import PINNED, Pinned
 from .schedule import draw
 
-SCHEDULES = int(os.environ.get("LEADENRICH_SIM_SCHEDULES", "1000"))
+SCHEDULES = int(os.environ.get("LEADENRICH_SIM_SCHEDULES", "400"))
 """Seeds explored by `pytest` (LEADENRICH_SIM_SCHEDULES sets another number)."""
-_CHUNK = 250
+_CHUNK = 100
 
 
 @pytest.mark.parametrize("start", range(0, SCHEDULES, _CHUNK))
