@@ -175,7 +175,8 @@ async def test_a_dropped_connection_is_looked_up_once_the_service_must_be_done(
     def listing(request: httpx.Request) -> httpx.Response:
         done = sum(sleeps) >= 95
         stored = [r for r in service.stored if done or r["input"]["company"] != "Co3"]
-        return httpx.Response(200, json={"items": stored})
+        skip = int(request.url.params.get("skip", 0))
+        return httpx.Response(200, json={"items": stored[skip : skip + int(request.url.params["limit"])]})
 
     api.get("/leads").mock(side_effect=listing)
     result = await call(client.leads.enrich_many(ROWS, progress=False))

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from leadenrich import LeadOut, LeadPage
+from leadenrich import JobOut, LeadOut, LeadPage
 from leadenrich._bulk.checkpoint import Checkpoint
 from leadenrich._bulk.inputs import Item, read_items
 from leadenrich._bulk.plan import Plan
@@ -277,3 +277,32 @@ def test_a_spent_budget_still_polls_every_recorded_job(tmp_path: Path) -> None:
     polls += [plan.next(), plan.next()]
     assert all(isinstance(poll, Poll) for poll in polls)
     assert sorted(poll.job_id for poll in polls if isinstance(poll, Poll)) == ["job_0", "job_1", "job_2"]
+
+
+def test_an_earlier_runs_failed_job_is_sent_again_only_once_its_failure_is_on_record(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The thread runner asks for the next task whenever any task ends, so it may ask while
+    # a poll's thread still records the earlier job's failure. The lead must not be sent
+    # again before then: the failure's line would follow the new send's, and a rerun would
+    # forget the send (and the email's turn would be let go under it).
+    items = read_items(ROWS[:1])
+    job = {"event": "job", "key": items[0].key, "job_id": "job_1", "at": at()}
+    resume = earlier_run(tmp_path / "run.jsonl", started(items[0], as_job=True), job).load()
+    plan = Plan(items, resume, None, None, ManualClock(), jobs=True)
+    poll = plan.next()
+    assert isinstance(poll, Poll)
+    asked: list[object] = []
+    record = plan._record  # pyright: ignore[reportPrivateUsage]
+
+    def racing(item: Item, outcome: Any, *, maybe_charged: bool) -> None:
+        asked.append(plan.next())
+        record(item, outcome, maybe_charged=maybe_charged)
+
+    monkeypatch.setattr(plan, "_record", racing)
+    failed = JobOut(job_id="job_1", status="failed", error={"code": "enrichment_failed", "refunded": True})
+    assert plan.polled(poll, failed, None) == []
+    assert asked == [None], "the lead was handed out again before its failure was recorded"
+    resend = plan.next()
+    assert isinstance(resend, Send)
+    assert resend.item.index == 0

@@ -265,7 +265,9 @@ async def test_an_unreadable_2xx_to_an_enrich_is_a_lost_answer(
     sent = api.post("/leads/enrich", params={"mode": "sync"}).mock(
         return_value=httpx.Response(200, content=json.dumps(record).encode()[:40])
     )
-    api.get("/leads").mock(return_value=httpx.Response(200, json={"items": [record] if stored else []}))
+    # One page: the record (when stored), then nothing past it.
+    api.get("/leads", params={"skip": "0"}).respond(200, json={"items": [record] if stored else []})
+    api.get("/leads").respond(200, json={"items": []})
     checkpoint = tmp_path / "run.jsonl"
     cls = LeadEnrich if kind == "sync" else AsyncLeadEnrich
     client = cls(KEY, base_url=BASE, rate_limits=None, clock=CLOCK)

@@ -116,8 +116,10 @@ class Scan:
         """The earliest and latest stamp read, with an offset (True) and without."""
         self._position: dict[str, int] = {}
         """Each candidate's place in the listing."""
-        self._seen: set[str] = set()
-        """The ids of every record read."""
+        self._first: list[str] | None = None
+        """The ids of the first page, in order."""
+        self.broken: LeadEnrichError | None = None
+        """Why the listing could not be read to its end, though every page was answered."""
         self._previous: datetime | None = None
         self._retries = 0
         self.pages: int = 0
@@ -137,12 +139,20 @@ class Scan:
     def read(self, page: LeadPage) -> None:
         assert self._skip is not None
         self.pages += 1
-        ids = {lead.id for lead in page.items}
-        if ids and ids <= self._seen:
-            # The listing did not move (a service that ignores `skip`): nothing more to read.
+        ids = [lead.id for lead in page.items]
+        if self._first is None:
+            self._first = ids
+        elif ids and ids == self._first:
+            # The first page again for a later `skip`: a service that ignores it would
+            # serve it for ever, and what the listing holds past it is unknown. (A page of
+            # records already read is not that: newest first, records stored since push
+            # the older ones down.)
+            self.broken = LeadEnrichError(
+                f"the listing served its first page again for skip={self._skip}: its other "
+                "records could not be read"
+            )
             self._skip = None
             return
-        self._seen |= ids
         now = self._now()
         for lead in page.items:
             self._time.observe(lead.created_at, now)
@@ -244,7 +254,9 @@ def _older(time: ServiceTime, lead: LeadOut, want: Wanted, *, dated: bool = Fals
         return False
     if want.floor is not None:
         return time.before(created, want.floor, dated=dated)
-    return want.after is not None and time.older(created, want.after)
+    # Only a stamp with an offset: local time without one steps back an hour when summer
+    # time ends, and the lead's own record would then look older than `after`.
+    return want.after is not None and created.tzinfo is not None and time.older(created, want.after)
 
 
 def _stored_order(lead: LeadOut) -> tuple[bool, float]:

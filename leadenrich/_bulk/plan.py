@@ -456,13 +456,13 @@ class Plan:
         with self._lock:
             del self._jobs[item.key]
             self._maybe -= int(poll.fresh)
-            if not poll.fresh:
-                # An earlier run's: sent again now, as a new job.
-                self._emails.release(item)
-                self._pending.appendleft(item)
         if poll.fresh:
             return self._failed(item, error, poll.job_id)
         self._record(item, BulkOutcome(item.index, item.given, "failed", error=error), maybe_charged=False)
+        with self._lock:
+            # An earlier run's: sent again now, as a new job; only once its failure is on
+            # record (and its email let go), so that the new send's lines come after it.
+            self._pending.appendleft(item)
         return []
 
     def scan(self, lookup: Lookup) -> Scan:
@@ -477,6 +477,7 @@ class Plan:
     ) -> list[BulkOutcome]:
         """The parked leads a lookup found (adopted), did not find, or could not look for."""
         found = scan.found if scan is not None else {}
+        error = error or (scan.broken if scan is not None else None)
         outcomes: list[BulkOutcome] = []
         for parked in lookup.parked:
             item = parked.item

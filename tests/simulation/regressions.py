@@ -337,4 +337,25 @@ PINNED: list[Pinned] = [
             earlier=((Row("Co2", "co2.com"), 39.39521562899264),),
         ),
     ),
+    Pinned(
+        "a_page_of_records_read_before_ended_a_lookup",
+        0,
+        "Written in a review of ea8e683: pages capped at 2 records, newest first, and a 429 "
+        "that paused a rerun's lookup while the run stored more leads. The page after the "
+        "pause held only records already read, which ended the lookup short of the lead's "
+        "record: the earlier run's lead was sent and charged again. Fixed in bulk plan "
+        "(lookup.py): only the first page served again for a later skip ends a lookup, and "
+        "then as unreadable (maybe charged, never sent again).",
+        Schedule(
+            seed=0,
+            rows=(Row("U", "u.com"), *(Row(f"Co{i}", f"co{i}.com") for i in range(1, 15))),
+            service=ServiceSettings(page_cap=2),
+            runs=(
+                RunSpec(strategy="sync", concurrency=1, stop=Stop("kill", at=1.0, trigger="loss")),
+                RunSpec(strategy="sync", concurrency=2),
+            ),
+            faults=((0, Fault("drop_after")),),
+            read_faults=((1, Fault("rate_limited", 40.0)),),
+        ),
+    ),
 ]

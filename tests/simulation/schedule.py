@@ -245,8 +245,8 @@ def _platform(
 ) -> tuple[ServiceSettings, list[RunSpec]]:
     """What the spec allows beyond the typical: enrichments up to ~90 s, other accounts'
     work on the platform's slots, failed jobs that never queue, coarse or unsteady stamps,
-    a `Date` header on a clock of its own, a listing of several pages, and this machine's
-    wall clock stepping between runs."""
+    a `Date` header on a clock of its own, a listing of several pages, pages capped below
+    what a lookup asks, and this machine's wall clock stepping between runs."""
     durations = rng.choice(((20.0, 40.0), (20.0, 40.0), (20.0, 40.0), (60.0, 90.0), (20.0, 95.0)))
     others: tuple[tuple[float, float], ...] = ()
     if rng.random() < 0.2:
@@ -270,6 +270,9 @@ def _platform(
         replace(run, wall_step=round(rng.uniform(-600.0, 600.0), 3)) if n and rng.random() < 0.1 else run
         for n, run in enumerate(runs)
     ]
+    # Drawn last, so that every draw before it is what it was before pages were capped.
+    if rng.random() < 0.1:
+        service = replace(service, page_cap=50 if service.filler else 2)
     return service, runs
 
 

@@ -69,6 +69,9 @@ class ServiceSettings:
     """Unrelated leads the account stored before, so a listing runs to several pages."""
     date_offset: float = 0.0
     """How far the `Date` header's clock (a front end's) is off the stamps' clock."""
+    page_cap: int | None = None
+    """The most records a page of the listing holds, whatever `limit` asks (the spec
+    shows no maximum); the page says the limit it applied."""
 
 
 @dataclass(frozen=True)
@@ -440,6 +443,8 @@ class Service:
         return out
 
     def _page(self, limit: int, skip: int) -> dict[str, Any]:
+        if self.settings.page_cap is not None:
+            limit = min(limit, self.settings.page_cap)
         records = self.records if self.settings.list_order == "oldest_first" else self.records[::-1]
         items = [self._lead_out(r, deduped=False) for r in records[skip : skip + limit]]
         return {"items": items, "total": len(records), "limit": limit, "skip": skip}
