@@ -283,7 +283,13 @@ def rendered_reference(site: Path) -> str:
     config = load_config(
         str(ROOT / "mkdocs.yml"), docs_dir=str(docs), site_dir=str(site / "site"), nav=nav, strict=False
     )
-    build(config)
+    # mkdocstrings raises the interpreter's recursion limit and leaves it raised: restored,
+    # so that the tests that run after this one on the worker see Python's own.
+    limit = sys.getrecursionlimit()
+    try:
+        build(config)
+    finally:
+        sys.setrecursionlimit(limit)
     return (site / "site" / "reference" / "index.html").read_text(encoding="utf-8")
 
 

@@ -23,6 +23,7 @@ from collections import deque
 from collections.abc import Iterator
 from concurrent.futures import Future
 from dataclasses import replace
+from functools import partial
 from typing import TYPE_CHECKING, Literal
 
 from .._clock import ServiceClock
@@ -488,9 +489,7 @@ class Plan:
                 final=self._settling.final(parked, lookup.began),
                 began=lookup.began,
                 settle=self._service.settle,
-                again=lambda parked=parked: self._settling.look_again(
-                    parked, lookup.began, self._more_jobs()
-                ),
+                again=partial(self._settling.look_again, parked, lookup.began, self._more_jobs),
                 close=self._close,
             )
             if isinstance(decided, Take):

@@ -22,6 +22,7 @@ All times are on the run's clock, in the service's seconds.
 from __future__ import annotations
 
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
 from typing import cast
@@ -188,7 +189,7 @@ class Settling:
         settled_by = intake_by + service.settle
         return Parked(item, now, None, now, intake_by, settled_by, settled_by, None, after=sent.after)
 
-    def look_again(self, parked: Parked, began: float, more_jobs: bool) -> float | None:
+    def look_again(self, parked: Parked, began: float, more_jobs: Callable[[], bool]) -> float | None:
         """When to look again for a lost lead a lookup begun at `began` did not find, or
         None once it never will be stored (or nothing will tell)."""
         now = self._clock.now()
@@ -208,7 +209,7 @@ class Settling:
                 running = any(
                     end is None and start >= parked.intake_by for start, end in self._job_times.values()
                 )
-                return now + service.settle if running or more_jobs else None
+                return now + service.settle if running or more_jobs() else None
             if parked.looks >= _JOB_LOOKS or self._job_span(now) < _AS_LONG * (now - parked.reached):
                 return None
             return now + service.settle
