@@ -4,13 +4,14 @@ jobs it recorded: decided from the checkpoint's lines, on a ManualClock."""
 from __future__ import annotations
 
 import json
+from concurrent.futures import Future
 from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from leadenrich import JobOut, LeadOut, LeadPage
+from leadenrich import JobOut, LeadEnrichError, LeadOut, LeadPage
 from leadenrich._bulk.checkpoint import Checkpoint
 from leadenrich._bulk.inputs import Item, read_items
 from leadenrich._bulk.plan import Plan
@@ -279,30 +280,52 @@ def test_a_spent_budget_still_polls_every_recorded_job(tmp_path: Path) -> None:
     assert sorted(poll.job_id for poll in polls if isinstance(poll, Poll)) == ["job_0", "job_1", "job_2"]
 
 
-def test_an_earlier_runs_failed_job_is_sent_again_only_once_its_failure_is_on_record(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
+class AskingJournal:
+    """A checkpoint kept in memory that, as a lead's end is written, asks the plan for its
+    next task: what the thread runner may do at that moment, when another task ends."""
+
+    name = "memory"
+    failure: LeadEnrichError | None = None
+
+    def __init__(self, *lines: dict[str, Any]) -> None:
+        self.lines = [json.dumps(line) + "\n" for line in lines]
+        self.plan: Plan | None = None
+        self.asked: list[object] = []
+
+    def read(self) -> bytes:
+        return "".join(self.lines).encode()
+
+    def take(self) -> bytes:
+        return self.read()
+
+    def append(self, line: str) -> Future[None]:
+        self.lines.append(line)
+        if self.plan is not None and json.loads(line)["event"] == "finished":
+            self.asked.append(self.plan.next())
+        done: Future[None] = Future()
+        done.set_result(None)
+        return done
+
+    def close(self) -> None:
+        pass
+
+
+def test_an_earlier_runs_failed_job_is_sent_again_only_once_its_failure_is_on_record() -> None:
     # The thread runner asks for the next task whenever any task ends, so it may ask while
-    # a poll's thread still records the earlier job's failure. The lead must not be sent
+    # a poll's thread still writes the earlier job's failure. The lead must not be sent
     # again before then: the failure's line would follow the new send's, and a rerun would
-    # forget the send (and the email's turn would be let go under it).
+    # forget the send.
     items = read_items(ROWS[:1])
     job = {"event": "job", "key": items[0].key, "job_id": "job_1", "at": at()}
-    resume = earlier_run(tmp_path / "run.jsonl", started(items[0], as_job=True), job).load()
-    plan = Plan(items, resume, None, None, ManualClock(), jobs=True)
+    journal = AskingJournal(started(items[0], as_job=True), job)
+    checkpoint = Checkpoint(journal=journal)
+    plan = journal.plan = Plan(items, checkpoint.take(), None, checkpoint, ManualClock(), jobs=True)
     poll = plan.next()
     assert isinstance(poll, Poll)
-    asked: list[object] = []
-    record = plan._record  # pyright: ignore[reportPrivateUsage]
-
-    def racing(item: Item, outcome: Any, *, maybe_charged: bool) -> None:
-        asked.append(plan.next())
-        record(item, outcome, maybe_charged=maybe_charged)
-
-    monkeypatch.setattr(plan, "_record", racing)
     failed = JobOut(job_id="job_1", status="failed", error={"code": "enrichment_failed", "refunded": True})
     assert plan.polled(poll, failed, None) == []
-    assert asked == [None], "the lead was handed out again before its failure was recorded"
+    assert journal.asked == [None], "the lead was handed out again before its failure was written"
     resend = plan.next()
     assert isinstance(resend, Send)
-    assert resend.item.index == 0
+    plan.sending(resend.item)
+    assert [json.loads(line)["event"] for line in journal.lines[-2:]] == ["finished", "started"]
