@@ -52,7 +52,7 @@ def test_a_page_of_records_already_read_does_not_end_the_lookup() -> None:
     assert scan.next_page() == (100, 200)
     scan.read(page(record("ld_own", "2026-06-01T09:00:00.5Z", **ACME)))
     assert scan.broken is None
-    own = scan.found[KEY].latest
+    own = scan.found[KEY].unread
     assert isinstance(own, LeadOut)
     assert own.id == "ld_own"
 

@@ -77,8 +77,6 @@ class Found:
 
     proven: LeadOut | Tied | None
     """Shown stored after the lead's request left: its own."""
-    latest: LeadOut | Tied
-    """The latest candidate: the lead's own once its own, if any, must be stored."""
     unread: LeadOut | Tied | None
     """The latest candidate the service's stamps do not read as older than the lead."""
     undated: LeadOut | Tied | None
@@ -209,9 +207,7 @@ class Scan:
             proven = [lead for lead in leads if time.after(lead.created_at, want.left)]
             unread = [lead for lead in leads if not _older(time, lead, want)]
             undated = [lead for lead in unread if not _older(time, lead, want, dated=True)]
-            latest = self._latest(leads)
-            assert latest is not None  # a lead with no candidate is not in _candidates
-            found[key] = Found(self._latest(proven), latest, self._latest(unread), self._latest(undated))
+            found[key] = Found(self._latest(proven), self._latest(unread), self._latest(undated))
         return found
 
     def _latest(self, leads: list[LeadOut]) -> LeadOut | Tied | None:
