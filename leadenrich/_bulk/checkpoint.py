@@ -47,15 +47,13 @@ def fingerprint(lead: LeadIn) -> str:
 class Unanswered:
     """What the checkpoint says of a lead that was sent and whose answer was not seen."""
 
-    started: datetime
-    """When it last started: its request may have gone out well after (a slot, pacing and
-    429s come first)."""
     as_job: bool | None
     """Whether it was sent as a job, which may wait in the service's queue for as long as
     the queue takes (None where the line does not say: 1.0's did not)."""
-    lost: datetime | None = None
-    """When its lost answer was written down since it started: its request had gone out by
-    then."""
+    lost: bool = False
+    """Its lost answer was written down since it last started: its request had gone out.
+    (The lines' dates are this machine's, which may have stepped since: they time
+    nothing.)"""
     unanswered: float = 0.0
     """Real seconds its request went unanswered before the client gave up on it (a read
     timeout): the service may have taken it in that much after the loss."""
@@ -79,11 +77,11 @@ class Resume:
     """The latest stamp of a record the runs received, as far as the file has been read."""
 
 
-def _lost(resume: Resume, key: str, entry: Any, unanswered: float) -> None:
-    """Note the loss `entry` tells of a lead that started (a line for one that did not is
+def _lost(resume: Resume, key: str, unanswered: float) -> None:
+    """Note the loss of a lead's answer, if it started (a line for one that did not is
     from no run of this SDK, and says nothing to act on)."""
     if (sent := resume.uncertain.get(key)) is not None:
-        resume.uncertain[key] = replace(sent, lost=datetime.fromisoformat(entry["at"]), unanswered=unanswered)
+        resume.uncertain[key] = replace(sent, lost=True, unanswered=unanswered)
 
 
 def _key(raw: object) -> str:
@@ -178,13 +176,11 @@ class Checkpoint:
             return
         if event == "started":
             # Sent again: an earlier loss says nothing of when this request reached the service.
-            resume.uncertain[key] = Unanswered(
-                datetime.fromisoformat(entry["at"]), entry.get("as_job"), after=resume.stored
-            )
+            resume.uncertain[key] = Unanswered(entry.get("as_job"), after=resume.stored)
         elif event == "job":
             resume.jobs[key] = str(entry["job_id"])
         elif event == "lost":
-            _lost(resume, key, entry, float(entry.get("unanswered", 0.0)))
+            _lost(resume, key, float(entry.get("unanswered", 0.0)))
         elif event == "finished":
             self._apply_finished(key, entry, resume)
 
@@ -200,7 +196,7 @@ class Checkpoint:
                 resume.stored = stamp
         elif entry.get("maybe_charged"):
             if key in resume.uncertain:
-                _lost(resume, key, entry, resume.uncertain[key].unanswered)
+                _lost(resume, key, resume.uncertain[key].unanswered)
             return
         # Done, or ended without a charge (refused, failed and refunded): nothing to chase.
         resume.uncertain.pop(key, None)

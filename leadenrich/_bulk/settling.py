@@ -172,7 +172,7 @@ class Settling:
         now, service = self._clock.now(), self._service
         as_job = self._as_jobs if sent.as_job is None else sent.as_job  # 1.0's lines do not say
         unanswered = sent.unanswered / self._clock.scale
-        if sent.lost is None:
+        if not sent.lost:
             # In flight when that run ended: it may have left just before now.
             intake_by = now + service.intake
         elif unanswered:
