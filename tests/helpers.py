@@ -18,7 +18,7 @@ import httpx
 import pytest
 import respx
 
-from leadenrich import JobOut, MobileFindOut, ServiceClock
+from leadenrich import AsyncLeadEnrich, JobOut, MobileFindOut, ServiceClock
 from leadenrich.testing import FakeServer
 
 QUICK: dict[str, Any] = {"enrichment_seconds": (4.0, 8.0), "mobile_lookup_seconds": (2.0, 6.0)}
@@ -51,6 +51,11 @@ async def call(value: Any) -> Any:
     if inspect.isawaitable(value):
         return await value
     return value
+
+
+async def close(client: Any) -> None:
+    """Close a client of either kind."""
+    await call(client.aclose() if isinstance(client, AsyncLeadEnrich) else client.close())
 
 
 def usage_sent_at(api: respx.MockRouter, clock: ServiceClock) -> list[float]:

@@ -20,7 +20,6 @@ import pytest
 
 from leadenrich import (
     AsyncBulkIterator,
-    AsyncLeadEnrich,
     AuthenticationError,
     BulkResult,
     InternalServerError,
@@ -31,7 +30,7 @@ from leadenrich import (
 )
 from leadenrich._bulk.checkpoint import fingerprint
 from leadenrich.testing import FakeServer
-from tests.helpers import api_client, call, lead, scaled_client
+from tests.helpers import api_client, call, close, lead, scaled_client
 
 pytestmark = pytest.mark.anyio
 
@@ -64,10 +63,6 @@ async def client(kind: str, server: FakeServer) -> AsyncIterator[Any]:
     made = make_client(kind, server)
     yield made
     await close(made)
-
-
-async def close(client: Any) -> None:
-    await call(client.aclose() if isinstance(client, AsyncLeadEnrich) else client.close())
 
 
 def posts(server: FakeServer) -> int:

@@ -13,15 +13,14 @@ import os
 import signal
 from collections import Counter
 from pathlib import Path
-from typing import Any
 
 import pytest
 
-from leadenrich import AsyncLeadEnrich, LeadEnrichError, read_checkpoint
+from leadenrich import LeadEnrichError, read_checkpoint
 from leadenrich._bulk.checkpoint import Checkpoint, fingerprint
 from leadenrich.testing import FakeServer
 from tests.bulk_worker import rows
-from tests.helpers import MakeServer, call, collect, scaled_client
+from tests.helpers import MakeServer, call, close, collect, scaled_client
 from tests.test_bulk_kill import LEADS, SCALE, entries, start_worker
 
 pytestmark = pytest.mark.anyio
@@ -45,10 +44,6 @@ def assert_held(error: BaseException, path: Path, by: str) -> None:
     assert message.startswith(f"checkpoint {path} is held by {by}"), message
     assert "no lead was sent" in message
     assert "remove" not in message, "removing the checkpoint would charge its leads again"
-
-
-async def close(client: Any) -> None:
-    await call(client.aclose() if isinstance(client, AsyncLeadEnrich) else client.close())
 
 
 @pytest.mark.parametrize("kind", ["sync", "async"])
@@ -75,10 +70,6 @@ async def test_a_second_run_in_the_same_process_stops_before_sending(
     assert_each_lead_charged_once(server)
     await close(first)
     await close(second)
-
-
-def content(path: Path) -> bytes:
-    return path.read_bytes()
 
 
 @pytest.mark.parametrize("kind", ["sync", "async"])
@@ -207,10 +198,10 @@ async def test_readers_while_a_run_writes_see_its_lines_so_far_and_the_run_goes_
         try:
             assert await disk.reached(run), "the run ended before its fourth sync"
             # Between two syncs of the run: the readers read what it wrote so far.
-            before = content(path)
+            before = path.read_bytes()
             so_far = read_checkpoint(rows(LEADS), path)
             preview = await client.leads.preview_many(rows(LEADS), checkpoint=path, progress=False)
-            assert content(path) == before, "a reader changed the checkpoint"
+            assert path.read_bytes() == before, "a reader changed the checkpoint"
             assert preview.in_checkpoint == so_far.succeeded < LEADS
         finally:
             disk.release()
