@@ -15,6 +15,7 @@ to its end (`take`, `close`), so no two runs write one; anyone may read it meanw
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import os
@@ -38,9 +39,14 @@ __all__ = ["Checkpoint", "Journal", "Resume", "Unanswered", "fingerprint"]
 def fingerprint(lead: LeadIn) -> str:
     """A stable key for a lead's content (the same lead twice gets the same key)."""
     # Only LeadIn's own fields: the server's echo of a lead may carry extra ones.
-    fields = lead.model_dump(include=set(_lazy_models.LeadIn.model_fields), exclude_none=True)
+    fields = lead.model_dump(include=_lead_fields(), exclude_none=True)
     canonical = json.dumps(fields, sort_keys=True, separators=(",", ":"))
     return hashlib.sha256(canonical.encode()).hexdigest()[:20]
+
+
+@functools.cache
+def _lead_fields() -> set[str]:
+    return set(_lazy_models.LeadIn.model_fields)
 
 
 @dataclass(frozen=True)

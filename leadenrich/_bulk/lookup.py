@@ -87,7 +87,8 @@ class Scan:
     """One lookup: which leads are wanted, what was found, what to read next.
 
     `now` reads the run's clock; `time` is what the service's stamps taught the run of the
-    service's clock, and learns from every page.
+    service's clock, and learns from every page. `keys` holds the fingerprints of records
+    read before (by id), and gains those of this lookup's.
     """
 
     def __init__(
@@ -96,8 +97,10 @@ class Scan:
         time: ServiceTime,
         now: Callable[[], float],
         claimed: Iterable[str] = (),
+        keys: dict[str, str] | None = None,
     ) -> None:
         self._wanted = dict(wanted)
+        self._keys = {} if keys is None else keys
         self._time = time
         self._now = now
         self._claimed = set(claimed)
@@ -157,7 +160,7 @@ class Scan:
         passed = False
         for place, lead in enumerate(page.items, start=self._skip):
             created = lead.created_at
-            if lead.id not in self._claimed and (key := fingerprint(lead.input)) in self._wanted:
+            if lead.id not in self._claimed and (key := self._key(lead)) in self._wanted:
                 self._candidates.setdefault(key, []).append(lead)
                 self._position[lead.id] = place
             previous = self._previous
@@ -177,6 +180,12 @@ class Scan:
         if self._shown_newest_first() and passed:
             # Newest first and past the earliest send: what follows is older still.
             self._skip = None
+
+    def _key(self, lead: LeadOut) -> str:
+        key = self._keys.get(lead.id)
+        if key is None:
+            key = self._keys[lead.id] = fingerprint(lead.input)
+        return key
 
     def _place(self, created: datetime) -> None:
         """Note what `created`, listed after every stamp read so far, shows of the order:

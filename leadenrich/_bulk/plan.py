@@ -124,6 +124,9 @@ class Plan:
         that, and run, before such a lead may be sent again (settling.py)."""
         self.claimed: list[str] = []
         """Ids of the records given to a lead as its own (not deduped): none is a second lead's."""
+        self._keys: dict[str, str] = {}
+        """The fingerprint of each stored record a lookup read, by id: a record's input never
+        changes, and each lookup reads the same pages again."""
         self.ready: list[BulkOutcome] = []
         """Outcomes known before anything is sent: invalid input, and leads done earlier."""
         self._read(items, resume)
@@ -471,7 +474,7 @@ class Plan:
         wanted = {p.item.key: Wanted(p.left, p.floor, p.after) for p in lookup.parked}
         with self._lock:
             claimed = list(self.claimed)
-        return Scan(wanted, self.service_time, self._clock.now, claimed)
+        return Scan(wanted, self.service_time, self._clock.now, claimed, self._keys)
 
     def looked_up(
         self, lookup: Lookup, scan: Scan | None, error: LeadEnrichError | None

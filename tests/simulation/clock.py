@@ -123,7 +123,7 @@ class SimLoop(asyncio.SelectorEventLoop):
         self._world = world
         self._rng = rng
         super().__init__(_Selector(world, self))
-        self.set_default_executor(_Inline())
+        self.set_default_executor(_INLINE)
         self.errors: list[dict[str, Any]] = []
 
     def time(self) -> float:
@@ -166,6 +166,11 @@ class _Inline(ThreadPoolExecutor):
 
     def shutdown(self, wait: bool = True, *, cancel_futures: bool = False) -> None:
         pass
+
+
+_INLINE = _Inline()
+"""One for every loop: it holds nothing (making a ThreadPoolExecutor asks the OS how many
+CPUs it has)."""
 
 
 class SimClock(ServiceClock):

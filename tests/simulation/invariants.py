@@ -30,6 +30,7 @@ from leadenrich._errors import LeadEnrichError
 
 from .harness import Observed, World_
 from .network import Sent
+from .service import Record
 
 __all__ = ["Violation", "check"]
 
@@ -60,14 +61,11 @@ def check(sim: World_) -> list[Violation]:
             )
     last = sim.runs[-1]
     by_row = {o.index: o for o in last.outcomes}
+    charged_refs = {c.ref for c in service.charges if c.amount > 0}
     for key, paid in net.items():
         if paid < 1 or key not in rows_of:
             continue
-        kept = [
-            r.id
-            for r in service.records
-            if r.key == key and any(c.ref == r.id and c.amount > 0 for c in service.charges)
-        ]
+        kept = [r.id for r in service.records if r.key == key and r.id in charged_refs]
         outcome = by_row.get(rows_of[key][0])
         got = outcome.lead.id if outcome is not None and outcome.lead is not None else None
         if got not in kept and not (outcome is not None and outcome.maybe_charged and _tied(sim, key)):
@@ -81,12 +79,21 @@ def check(sim: World_) -> list[Violation]:
                     "paid_lead_lost", f"row {rows_of[key][0]} paid for {kept}, the last run says: {said}"
                 )
             )
+    kept_by_request = service.kept_by_request()
+    records = {r.id: r for r in service.records}
     for observed in sim.runs:
-        found += _run_checks(sim, observed, rows_of, len(items))
+        found += _run_checks(sim, observed, rows_of, len(items), kept_by_request, records)
     return found
 
 
-def _run_checks(sim: World_, observed: Observed, rows_of: dict[str, list[int]], rows: int) -> list[Violation]:
+def _run_checks(
+    sim: World_,
+    observed: Observed,
+    rows_of: dict[str, list[int]],
+    rows: int,
+    kept_by_request: dict[int, int],
+    records: dict[str, Record],
+) -> list[Violation]:
     found: list[Violation] = []
     process, name = observed.process, f"run {observed.process.index + 1}"
     sent = [s for s in sim.network.sent if s.process == process.index]
@@ -103,7 +110,7 @@ def _run_checks(sim: World_, observed: Observed, rows_of: dict[str, list[int]], 
                     + ", ".join(f"#{s.number} at {s.at:.3f} s" for s in late),
                 )
             )
-    kept = sum(sim.service.kept_by_request().get(s.number, 0) for s in sent)
+    kept = sum(kept_by_request.get(s.number, 0) for s in sent)
     spec = observed.spec
     if spec.max_credits is not None:
         limit = observed.credits_left if spec.max_credits == "auto" else spec.max_credits
@@ -122,7 +129,7 @@ def _run_checks(sim: World_, observed: Observed, rows_of: dict[str, list[int]], 
             )
         )
     if observed.completed:
-        charged = sum(o.charged for o in observed.outcomes) - _stale(sim, observed, sent)
+        charged = sum(o.charged for o in observed.outcomes) - _stale(sim, observed, sent, records)
         maybe = sum(o.maybe_charged for o in observed.outcomes)
         if not charged <= kept <= charged + maybe:
             found.append(
@@ -152,7 +159,6 @@ def _run_checks(sim: World_, observed: Observed, rows_of: dict[str, list[int]], 
     if not isinstance(observed.checkpoint, Resume):
         found.append(Violation("unreadable_checkpoint", f"after {name}: {observed.checkpoint}"))
         return found
-    records = {r.id: r for r in sim.service.records}
     for key, lead in observed.checkpoint.done.items():
         record = records.get(lead.id)
         if record is None or (record.key != key and not lead.deduped):
@@ -199,7 +205,7 @@ def _tied(sim: World_, key: str) -> bool:
     return any(later - earlier <= margin for earlier, later in pairwise(written))
 
 
-def _stale(sim: World_, observed: Observed, sent: list[Sent]) -> int:
+def _stale(sim: World_, observed: Observed, sent: list[Sent], records: dict[str, Record]) -> int:
     """The leads reported charged with a record the service stored before the run's first
     request for them, where the plan cannot know better: until the service's clock is read
     closely, a record stored within the plan's margin before a lost request left passes
@@ -213,7 +219,6 @@ def _stale(sim: World_, observed: Observed, sent: list[Sent]) -> int:
     window = (
         float("inf") if unbounded else _RESOLUTION.get(stamps, 0.0) + _MARGIN + _JITTER.get(stamps, 0.0) + 6.0
     )
-    records = {r.id: r for r in sim.service.records}
     first_sent: dict[str, float] = {}
     for s in sent:
         if s.key is not None:

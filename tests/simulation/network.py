@@ -13,7 +13,7 @@ import asyncio
 import json
 import random
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any
 
 import httpx
@@ -24,7 +24,7 @@ from leadenrich._endpoints import Call
 
 from .clock import World
 from .schedule import Fault
-from .service import Answer, Service, parse_body
+from .service import Answer, Service, lead_key, parse_body
 
 __all__ = ["Killed", "Network", "Process", "Sent", "SimClient"]
 
@@ -49,7 +49,7 @@ class Process:
     """Told of each `request` that leaves and each enrichment whose answer is `loss`t."""
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Sent:
     """A request that left the client."""
 
@@ -124,11 +124,7 @@ class Network:
         body = parse_body(call.body)
         options = client._options  # pyright: ignore[reportPrivateUsage]
         read = (options.long_timeout if call.runs_enrichment else options.timeout).read
-        key = None
-        if body is not None and "lead" in body:
-            from .service import _key  # pyright: ignore[reportPrivateUsage]
-
-            key = _key(body["lead"])
+        key = lead_key(body["lead"]) if body is not None and "lead" in body else None
         self.sent.append(
             Sent(number, process.index, self.world.now, loop.iteration, call.method, call.path, key, fault)  # type: ignore[attr-defined]
         )
@@ -180,7 +176,7 @@ class Network:
             return
 
         def answered(reply: Answer) -> None:
-            reply = replace(reply, headers={**reply.headers, "date": self.service.http_date()})
+            reply = Answer(reply.status, reply.body, {**reply.headers, "date": self.service.http_date()})
             if kind == "drop_after":
                 world.after(down, lambda: deliver(_DROPPED))
             elif kind == "error_after":
@@ -209,7 +205,7 @@ class Network:
             if call.on_date is not None and (date := outcome.headers.get("date")) is not None:
                 call.on_date(date)
             if 200 <= outcome.status < 300:
-                return _Body(outcome.status, json.dumps(outcome.body).encode())
+                return _Body(outcome.status, _content(outcome))
         # What only a failure needs, made only then (an httpx.Request costs ~50 us).
         request = _request(call, read)
         if outcome is _DROPPED:
@@ -221,7 +217,7 @@ class Network:
             exc = httpx.ReadTimeout("timed out", request=request)
             raise connection_error(exc, request) from exc
         if isinstance(outcome, _Cut):
-            content = json.dumps(outcome.answer.body).encode()
+            content = _content(outcome.answer)
             return httpx.Response(
                 outcome.answer.status, content=content[: len(content) // 2], request=request
             )
@@ -243,8 +239,20 @@ class Network:
                 answer.set_exception(Killed())
 
 
+def _content(answer: Answer) -> bytes:
+    body = answer.body
+    return body if isinstance(body, bytes) else json.dumps(body).encode()
+
+
+_URLS: dict[str, httpx.URL] = {}
+
+
 def _request(call: Call[Any], read: float | None) -> httpx.Request:
-    return httpx.Request(call.method, BASE_URL + call.path, extensions={"timeout": {"read": read}})
+    # Parsed once per path: parsing a URL is most of what making a request costs.
+    url = _URLS.get(call.path)
+    if url is None:
+        url = _URLS[call.path] = httpx.URL(BASE_URL + call.path)
+    return httpx.Request(call.method, url, extensions={"timeout": {"read": read}})
 
 
 class SimClient(AsyncLeadEnrich):

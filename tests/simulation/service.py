@@ -29,7 +29,7 @@ from leadenrich._models import LeadIn
 
 from .clock import EPOCH, World
 
-__all__ = ["Answer", "Charge", "Job", "Record", "Service", "ServiceSettings"]
+__all__ = ["Answer", "Charge", "Job", "Record", "Service", "ServiceSettings", "lead_key"]
 
 Stamps = Literal["utc", "offset", "naive_local", "whole_seconds", "whole_minutes", "jittered", "none"]
 """How the service writes its times: ISO 8601 in UTC; with another zone's offset; its
@@ -78,6 +78,7 @@ class ServiceSettings:
 class Answer:
     status: int
     body: Any = None
+    """What `json.dumps` makes the answer's body of, or the JSON itself (bytes)."""
     headers: dict[str, str] = field(default_factory=dict[str, str])
 
 
@@ -151,6 +152,10 @@ class Service:
         self._queue: deque[_Run] = deque()
         self._emails: dict[str, _Run] = {}
         self._windows: dict[str, deque[float]] = {"sync": deque(), "async": deque()}
+        # The last `Date` written, by its second: many answers share one.
+        self._date_second: tuple[int, int] | None = None
+        self._date = ""
+        self._written: dict[str, str] = {}
         for n, (at, seconds) in enumerate(settings.others):
             world.at(at, lambda n=n, seconds=seconds: self._other(n, seconds))
         # Stored in the order of their stamps, the oldest first, as every record is.
@@ -170,7 +175,7 @@ class Service:
     # The account as it stood before the schedule (leads stored by earlier work).
 
     def store_earlier(self, lead: dict[str, Any], age: float) -> Record:
-        record = Record(self._new_id("ld"), lead, self.world.now - age, _key(lead))
+        record = Record(self._new_id("ld"), lead, self.world.now - age, lead_key(lead))
         self.records.append(record)
         self.records.sort(key=lambda r: r.created)
         return record
@@ -285,7 +290,7 @@ class Service:
         if stored is None and self.settings.job_admission == "upstream_full" and len(self._running) >= 5:
             reply(self._upstream_full())
             return
-        job = Job(self._new_id("job"), _key(lead), request, "queued", now)
+        job = Job(self._new_id("job"), lead_key(lead), request, "queued", now)
         self.jobs[job.id] = job
         reply(Answer(202, {"job_id": job.id, "status": "queued"}))
         if stored is None and self.settings.fail_fast and lead["domain"] in self.failing:
@@ -341,7 +346,7 @@ class Service:
     def _admit(
         self, lead: dict[str, Any], ref: str, request: int, done: Callable[[Record | None], None]
     ) -> _Run:
-        key = _key(lead)
+        key = lead_key(lead)
         email = self._email_key(lead.get("email"))
         low, high = self.settings.durations
         seconds = low + (high - low) * _fraction(key)
@@ -411,8 +416,13 @@ class Service:
     def http_date(self) -> str:
         """The `Date` header of an answer given now: the service's clock, to the second."""
         settings = self.settings
-        moment = EPOCH + timedelta(seconds=self.world.now + settings.clock_offset + settings.date_offset)
-        return format_datetime(moment.replace(microsecond=0), usegmt=True)
+        since = timedelta(seconds=self.world.now + settings.clock_offset + settings.date_offset)
+        second = (since.days, since.seconds)
+        if second != self._date_second:
+            moment = EPOCH + since
+            self._date_second = second
+            self._date = format_datetime(moment.replace(microsecond=0), usegmt=True)
+        return self._date
 
     def _lead_out(self, record: Record, *, deduped: bool) -> dict[str, Any]:
         out: dict[str, Any] = {
@@ -442,12 +452,21 @@ class Service:
                 out[name] = self.stamp(moment)
         return out
 
-    def _page(self, limit: int, skip: int) -> dict[str, Any]:
+    def _page(self, limit: int, skip: int) -> bytes:
+        """A page of the listing, as the JSON `json.dumps` writes (each record's written
+        once: a lookup reads the same records page after page)."""
         if self.settings.page_cap is not None:
             limit = min(limit, self.settings.page_cap)
         records = self.records if self.settings.list_order == "oldest_first" else self.records[::-1]
-        items = [self._lead_out(r, deduped=False) for r in records[skip : skip + limit]]
-        return {"items": items, "total": len(records), "limit": limit, "skip": skip}
+        items = ", ".join(self._listed(r) for r in records[skip : skip + limit])
+        page = f'{{"items": [{items}], "total": {len(records)}, "limit": {limit}, "skip": {skip}}}'
+        return page.encode()
+
+    def _listed(self, record: Record) -> str:
+        text = self._written.get(record.id)
+        if text is None:
+            text = self._written[record.id] = json.dumps(self._lead_out(record, deduped=False))
+        return text
 
     def _usage(self) -> dict[str, Any]:
         quota = self.settings.quota
@@ -487,7 +506,7 @@ class Service:
 _KEYS: dict[tuple[tuple[str, Any], ...], str] = {}
 
 
-def _key(lead: dict[str, Any]) -> str:
+def lead_key(lead: dict[str, Any]) -> str:
     """The SDK's fingerprint of a lead as the service received it (remembered: the same
     few leads come back in every request of a schedule)."""
     seen = tuple(sorted(lead.items()))
