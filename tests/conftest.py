@@ -1,7 +1,17 @@
 """Fixtures shared by every test: the anyio backend, fake servers, and respx-mocked clients
 of both kinds."""
 
+# ruff: noqa: E402
 from __future__ import annotations
+
+import sys
+
+# Bytecode is written for this run even where PYTHONDONTWRITEBYTECODE asks not to (this
+# machine sets it): otherwise each of the eight workers rewrites the asserts of all the
+# test modules and compiles the SDK anew, and so does every child Python a test starts
+# (they read what the workers wrote). The files go to __pycache__ (gitignored) as on any
+# other machine. CONTRIBUTING.md has the figures.
+sys.dont_write_bytecode = False
 
 import gc
 import os
@@ -38,17 +48,18 @@ def pytest_collection(session: pytest.Session) -> Iterator[object]:
 
 @pytest.hookimpl(tryfirst=True)
 def pytest_xdist_auto_num_workers(config: pytest.Config) -> int | None:
-    """What `-n auto` (pyproject's addopts) means: three workers more than CPUs (five
-    for two), and at most 2.5 a CPU.
+    """What `-n auto` (pyproject's addopts) means: four workers a CPU, and at most six
+    more workers than CPUs (eight for two).
 
-    The tests wait for the fake server's clock, Redis or a child process about half their
-    time, so more workers than CPUs fill the waits (CONTRIBUTING.md has the figures, made
-    on two CPUs). PYTEST_XDIST_AUTO_NUM_WORKERS still decides when it is set.
+    The tests wait for the fake server's clock, Redis or a child process about two thirds
+    of their time, so more workers than CPUs fill the waits, until the CPU is full: on
+    two CPUs, 8 workers took 56-58 s, 6 took 62-68 s and 10 took 60 s (CONTRIBUTING.md).
+    PYTEST_XDIST_AUTO_NUM_WORKERS still decides when it is set.
     """
     if os.environ.get("PYTEST_XDIST_AUTO_NUM_WORKERS"):
         return None
     cpus = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
-    return max(2, min(cpus + 3, 5 * cpus // 2))
+    return max(2, min(4 * cpus, cpus + 6))
 
 
 @pytest.fixture(scope="session")

@@ -17,7 +17,7 @@ from .explore import explore, replay_command, report, run
 from .regressions import PINNED, Pinned
 from .schedule import draw
 
-SCHEDULES = int(os.environ.get("LEADENRICH_SIM_SCHEDULES", "400"))
+SCHEDULES = int(os.environ.get("LEADENRICH_SIM_SCHEDULES", "100"))
 """Seeds explored by `pytest` (LEADENRICH_SIM_SCHEDULES sets another number)."""
 _CHUNK = 100
 
