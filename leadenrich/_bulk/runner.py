@@ -109,8 +109,12 @@ def _calls(batch: Batch, plan: Plan, link: Link) -> dict[str, Callable[..., Step
     def enrich(item: Item) -> Steps[LeadOut]:
         assert item.lead is not None
         if batch.strategy == "sync":
-            sync = replace(_endpoints.enrich_sync(item.lead), before_send=partial(plan.leaving, item))
-            lead: LeadOut = yield Send(replace(sync, on_date=plan.service_date))
+            sync = replace(
+                _endpoints.enrich_sync(item.lead),
+                before_send=partial(plan.leaving, item),
+                on_date=plan.service_date,
+            )
+            lead: LeadOut = yield Send(sync)
             return lead
         # Each poll tells the plan the job's stamps: the service's clock, as this run made it.
         seen = partial(plan.job_seen, item)

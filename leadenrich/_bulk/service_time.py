@@ -33,6 +33,7 @@ other (a `Date` header is in UTC: it bounds only stamps with an offset).
 
 from __future__ import annotations
 
+import functools
 import threading
 from datetime import datetime, timedelta
 from email.utils import parsedate_to_datetime
@@ -92,13 +93,10 @@ class ServiceTime:
         """An answer's `Date` header (a front end's clock, to the second), received when
         the run's clock read `at`: a lower bound of the service's clock that only ever
         rules records out (a clock behind the stamps' would bound nothing closely)."""
-        try:
-            date = parsedate_to_datetime(header)
-        except (TypeError, ValueError):
+        date = _http_date(header)
+        if date is None:
             return
-        if date.tzinfo is None:
-            return
-        offset = seconds(date) - at * self._scale
+        offset = date - at * self._scale
         with self._lock:
             self._dated = offset if self._dated is None else max(self._dated, offset)
             self._close.add(True)
@@ -160,6 +158,17 @@ class ServiceTime:
         if not known:
             return False
         return seconds(stamp) < left * self._scale + max(known) - self._margin(aware)
+
+
+@functools.lru_cache(maxsize=16)
+def _http_date(header: str) -> float | None:
+    """A `Date` header as seconds (None unless it reads as a date with a zone): the
+    answers of one second share one, so each is parsed once."""
+    try:
+        date = parsedate_to_datetime(header)
+    except (TypeError, ValueError):
+        return None
+    return None if date.tzinfo is None else seconds(date)
 
 
 def same_kind(first: datetime, second: datetime) -> bool:
