@@ -6,6 +6,9 @@ store leads while a lookup reads: these drive `Scan` with the pages such service
 
 from __future__ import annotations
 
+import pytest
+
+from leadenrich._bulk import lookup
 from leadenrich._bulk.checkpoint import fingerprint
 from leadenrich._bulk.lookup import Scan, Wanted
 from leadenrich._bulk.service_time import ServiceTime
@@ -80,3 +83,30 @@ def test_an_earlier_runs_lead_is_ruled_out_by_after_only_with_stamps_that_have_a
     aware = earlier_runs_scan(after="2026-11-01T01:59:00.123456Z")
     aware.read(page(record("ld_old", "2026-11-01T01:00:30.654321Z", **ACME)))
     assert aware.found[KEY].unread is None
+
+
+def test_the_lookups_of_a_run_fingerprint_each_record_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Every lookup reads the listing again: a record read before keeps its fingerprint
+    # (a record's input never changes), and a run that reads millions keeps at most
+    # _KEYS_KEPT of them, starting afresh past that.
+    made: list[str] = []
+
+    def counted(lead: LeadIn) -> str:
+        made.append(lead.company)
+        return fingerprint(lead)
+
+    monkeypatch.setattr(lookup, "fingerprint", counted)
+    keys: dict[str, str] = {}
+    listing = page(*others(0, 3), record("ld_own", "2026-06-01T09:00:00.5Z", **ACME))
+    for _ in range(2):
+        scan = Scan({KEY: Wanted(0.0, None)}, ServiceTime(1.0), lambda: 0.0, keys=keys)
+        scan.read(listing)
+        own = scan.found[KEY].unread
+        assert isinstance(own, LeadOut)
+        assert own.id == "ld_own"
+    assert len(made) == 4, made
+
+    monkeypatch.setattr(lookup, "_KEYS_KEPT", 3)
+    keys.clear()
+    Scan({KEY: Wanted(0.0, None)}, ServiceTime(1.0), lambda: 0.0, keys=keys).read(listing)
+    assert len(keys) == 1, "the fourth record did not start the memo afresh"

@@ -46,6 +46,9 @@ PAGE_SIZE = 100
 # changes nothing, and giving up reports a paid lead as maybe charged.
 _RETRIES = 4
 _BACKOFF = 0.5
+# Fingerprints of stored records kept for the lookups after (~170 bytes each): a lookup
+# may read a whole account's listing, so an account of millions starts afresh past this.
+_KEYS_KEPT = 100_000
 
 
 @dataclass(frozen=True)
@@ -184,6 +187,8 @@ class Scan:
     def _key(self, lead: LeadOut) -> str:
         key = self._keys.get(lead.id)
         if key is None:
+            if len(self._keys) >= _KEYS_KEPT:
+                self._keys.clear()
             key = self._keys[lead.id] = fingerprint(lead.input)
         return key
 

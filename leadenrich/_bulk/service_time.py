@@ -93,10 +93,10 @@ class ServiceTime:
         """An answer's `Date` header (a front end's clock, to the second), received when
         the run's clock read `at`: a lower bound of the service's clock that only ever
         rules records out (a clock behind the stamps' would bound nothing closely)."""
-        date = _http_date(header)
-        if date is None:
+        dated = _http_date(header)
+        if dated is None:
             return
-        offset = date - at * self._scale
+        offset = dated - at * self._scale
         with self._lock:
             self._dated = offset if self._dated is None else max(self._dated, offset)
             self._close.add(True)
