@@ -226,6 +226,10 @@ class Network:
             response = httpx.Response(
                 outcome.status, text=outcome.body, headers=outcome.headers, request=request
             )
+        elif isinstance(outcome.body, bytes):
+            response = httpx.Response(
+                outcome.status, content=outcome.body, headers=outcome.headers, request=request
+            )
         else:
             response = httpx.Response(
                 outcome.status, json=outcome.body, headers=outcome.headers, request=request

@@ -19,7 +19,7 @@ from .schedule import draw
 
 SCHEDULES = int(os.environ.get("LEADENRICH_SIM_SCHEDULES", "100"))
 """Seeds explored by `pytest` (LEADENRICH_SIM_SCHEDULES sets another number)."""
-_CHUNK = 100
+_CHUNK = 25
 
 
 @pytest.mark.parametrize("start", range(0, SCHEDULES, _CHUNK))
