@@ -156,6 +156,7 @@ class Service:
         self._date_second: tuple[int, int] | None = None
         self._date = ""
         self._written: dict[str, str] = {}
+        self._polled: dict[tuple[str, str], bytes] = {}
         for n, (at, seconds) in enumerate(settings.others):
             world.at(at, lambda n=n, seconds=seconds: self._other(n, seconds))
         # Stored in the order of their stamps, the oldest first, as every record is.
@@ -205,7 +206,7 @@ class Service:
         elif path.startswith("/jobs/"):
             job = self.jobs.get(path.removeprefix("/jobs/"))
             reply(
-                Answer(200, self._job_out(job)) if job is not None else Answer(404, {"detail": "not found"})
+                Answer(200, self._job_body(job)) if job is not None else Answer(404, {"detail": "not found"})
             )
         elif path == "/leads":
             reply(Answer(200, self._page(int(params.get("limit", 50)), int(params.get("skip", 0)))))
@@ -434,6 +435,15 @@ class Service:
         if (created := self.stamp(record.created)) is not None:
             out["created_at"] = created
         return out
+
+    def _job_body(self, job: Job) -> bytes:
+        """A job as a poll reads it, as the JSON `json.dumps` writes: written once per
+        status (a job changes only as its status does, and is polled many times in each)."""
+        key = (job.id, job.status)
+        body = self._polled.get(key)
+        if body is None:
+            body = self._polled[key] = json.dumps(self._job_out(job)).encode()
+        return body
 
     def _job_out(self, job: Job) -> dict[str, Any]:
         out: dict[str, Any] = {
