@@ -16,6 +16,7 @@ sys.dont_write_bytecode = False
 import gc
 import os
 import signal
+import socket
 from collections.abc import AsyncIterator, Iterator
 from typing import Any
 
@@ -60,6 +61,16 @@ def pytest_xdist_auto_num_workers(config: pytest.Config) -> int | None:
         return None
     cpus = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
     return max(2, min(4 * cpus, cpus + 6))
+
+
+@pytest.fixture
+def closed_port() -> Iterator[int]:
+    """A loopback port that refuses connections for the whole test: bound and never
+    listening. (A port bound and closed again is free for another worker's server to
+    take before the test connects to it, which then answers.)"""
+    with socket.socket() as held:
+        held.bind(("127.0.0.1", 0))
+        yield int(held.getsockname()[1])
 
 
 @pytest.fixture(scope="session")

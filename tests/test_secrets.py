@@ -6,7 +6,6 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-import socket
 import traceback
 from collections.abc import Callable
 from dataclasses import replace
@@ -248,13 +247,6 @@ def test_a_key_the_service_echoes_back_is_masked(logs: pytest.LogCaptureFixture)
     assert len(errors.texts) == 3
     assert_nowhere([key], *errors.texts, logs.text)
     assert all("***" in text for text in errors.texts)
-
-
-@pytest.fixture
-def closed_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
 
 
 @pytest.mark.parametrize(

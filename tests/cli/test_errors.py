@@ -143,13 +143,6 @@ def test_a_missing_key_or_url_exits_2(run: Run, server: FakeServer) -> None:
 
 
 @pytest.fixture
-def closed_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
-
-
-@pytest.fixture
 def silent_port() -> Iterator[int]:
     """A port that accepts connections and never answers."""
     with socket.socket() as listener:

@@ -2,19 +2,11 @@
 
 from __future__ import annotations
 
-import socket
-
 import httpx
 
 from leadenrich import JobCompletedEvent
 from leadenrich.testing import FakeServer
 from tests.helpers import lead, wait_job
-
-
-def _closed_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
 
 
 def _wait_deliveries(server: FakeServer, count: int) -> None:
@@ -73,8 +65,10 @@ def test_a_deduped_job_posts_its_event_too(server: FakeServer, http: httpx.Clien
     assert received["result"]["deduped"] is True
 
 
-def test_an_unreachable_receiver_is_recorded_and_not_retried(server: FakeServer, http: httpx.Client) -> None:
-    url = f"http://127.0.0.1:{_closed_port()}/hooks"
+def test_an_unreachable_receiver_is_recorded_and_not_retried(
+    server: FakeServer, http: httpx.Client, closed_port: int
+) -> None:
+    url = f"http://127.0.0.1:{closed_port}/hooks"
     job_id = http.post("/leads/enrich", json={"lead": lead(), "callback_url": url}).json()["job_id"]
     _wait_deliveries(server, 1)
     [delivery] = server.state.callbacks()
