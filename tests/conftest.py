@@ -7,10 +7,10 @@ from __future__ import annotations
 import sys
 
 # Bytecode is written for this run even where PYTHONDONTWRITEBYTECODE asks not to (this
-# machine sets it): otherwise each worker rewrites the asserts of all the
-# test modules and compiles the SDK anew, and so does every child Python a test starts
-# (they read what the workers wrote). The files go to __pycache__ (gitignored) as on any
-# other machine. CONTRIBUTING.md has the figures.
+# machine sets it): otherwise each worker rewrites the asserts of all the test modules
+# and compiles the SDK anew, and so does every child Python a test starts (they read what
+# the workers wrote). The files go to __pycache__ (gitignored) as on any other machine.
+# CONTRIBUTING.md has the figures.
 sys.dont_write_bytecode = False
 
 import gc
