@@ -22,6 +22,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import timedelta, timezone
 from email.utils import format_datetime
+from functools import partial
 from typing import Any, Literal
 
 from leadenrich._bulk.checkpoint import fingerprint
@@ -155,8 +156,7 @@ class Service:
         # The last `Date` written, by its second: many answers share one.
         self._date_second: tuple[int, int] | None = None
         self._date = ""
-        self._written: dict[str, str] = {}
-        self._polled: dict[tuple[str, str], bytes] = {}
+        self._written: dict[tuple[str, ...], str] = {}
         for n, (at, seconds) in enumerate(settings.others):
             world.at(at, lambda n=n, seconds=seconds: self._other(n, seconds))
         # Stored in the order of their stamps, the oldest first, as every record is.
@@ -436,14 +436,17 @@ class Service:
             out["created_at"] = created
         return out
 
+    def _json(self, key: tuple[str, ...], make: Callable[[], dict[str, Any]]) -> str:
+        """What `make` returns, as `json.dumps` writes it, written once per `key`: the
+        listing's records and the jobs are read again and again, unchanged."""
+        text = self._written.get(key)
+        if text is None:
+            text = self._written[key] = json.dumps(make())
+        return text
+
     def _job_body(self, job: Job) -> bytes:
-        """A job as a poll reads it, as the JSON `json.dumps` writes: written once per
-        status (a job changes only as its status does, and is polled many times in each)."""
-        key = (job.id, job.status)
-        body = self._polled.get(key)
-        if body is None:
-            body = self._polled[key] = json.dumps(self._job_out(job)).encode()
-        return body
+        # A job changes only as its status does, and is polled many times in each.
+        return self._json(("job", job.id, job.status), lambda: self._job_out(job)).encode()
 
     def _job_out(self, job: Job) -> dict[str, Any]:
         out: dict[str, Any] = {
@@ -463,20 +466,16 @@ class Service:
         return out
 
     def _page(self, limit: int, skip: int) -> bytes:
-        """A page of the listing, as the JSON `json.dumps` writes (each record's written
-        once: a lookup reads the same records page after page)."""
+        """A page of the listing, as the JSON `json.dumps` writes."""
         if self.settings.page_cap is not None:
             limit = min(limit, self.settings.page_cap)
         records = self.records if self.settings.list_order == "oldest_first" else self.records[::-1]
-        items = ", ".join(self._listed(r) for r in records[skip : skip + limit])
+        items = ", ".join(
+            self._json(("lead", r.id), partial(self._lead_out, r, deduped=False))
+            for r in records[skip : skip + limit]
+        )
         page = f'{{"items": [{items}], "total": {len(records)}, "limit": {limit}, "skip": {skip}}}'
         return page.encode()
-
-    def _listed(self, record: Record) -> str:
-        text = self._written.get(record.id)
-        if text is None:
-            text = self._written[record.id] = json.dumps(self._lead_out(record, deduped=False))
-        return text
 
     def _usage(self) -> dict[str, Any]:
         quota = self.settings.quota
