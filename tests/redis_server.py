@@ -41,6 +41,10 @@ def _free_port() -> int:
         return int(sock.getsockname()[1])
 
 
+class _PortTaken(RuntimeError):
+    """The server could not bind its port: something else took it."""
+
+
 class RedisServer:
     """One redis-server process: no persistence, loopback only."""
 
@@ -54,6 +58,16 @@ class RedisServer:
         return f"redis://127.0.0.1:{self.port}/0"
 
     def start(self) -> RedisServer:
+        # The port was free when it was picked; another worker's server may have taken
+        # it since (only the child can bind it): then another port.
+        for _ in range(3):
+            try:
+                return self._start()
+            except _PortTaken:
+                self.port = _free_port()
+        return self._start()
+
+    def _start(self) -> RedisServer:
         self._process = subprocess.Popen(
             [
                 self.binary,
@@ -91,6 +105,8 @@ class RedisServer:
                     self._process.stdout.close()
                     self._process = None
                     output = log.decode(errors="replace")[-2000:]
+                    if "Address already in use" in output:
+                        raise _PortTaken(output)
                     raise RuntimeError(f"{self.binary} exited with {code}: {output}")
                 log += chunk
 
