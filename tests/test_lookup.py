@@ -6,8 +6,6 @@ store leads while a lookup reads: these drive `Scan` with the pages such service
 
 from __future__ import annotations
 
-import pytest
-
 from leadenrich._bulk import lookup
 from leadenrich._bulk.checkpoint import fingerprint
 from leadenrich._bulk.lookup import Scan, Wanted
@@ -85,28 +83,23 @@ def test_an_earlier_runs_lead_is_ruled_out_by_after_only_with_stamps_that_have_a
     assert aware.found[KEY].unread is None
 
 
-def test_the_lookups_of_a_run_fingerprint_each_record_once(monkeypatch: pytest.MonkeyPatch) -> None:
-    # Every lookup reads the listing again: a record read before keeps its fingerprint
-    # (a record's input never changes), and a run that reads millions keeps at most
-    # _KEYS_KEPT of them, starting afresh past that.
-    made: list[str] = []
-
-    def counted(lead: LeadIn) -> str:
-        made.append(lead.company)
-        return fingerprint(lead)
-
-    monkeypatch.setattr(lookup, "fingerprint", counted)
+def test_the_lookups_of_a_run_fingerprint_each_record_once() -> None:
+    # Every lookup reads the listing again: a record read before keeps the fingerprint
+    # first made of it (a record's input never changes), and a run that reads millions
+    # keeps at most _KEYS_KEPT of them, starting afresh past that.
     keys: dict[str, str] = {}
     listing = page(*others(0, 3), record("ld_own", "2026-06-01T09:00:00.5Z", **ACME))
-    for _ in range(2):
-        scan = Scan({KEY: Wanted(0.0, None)}, ServiceTime(1.0), lambda: 0.0, keys=keys)
-        scan.read(listing)
-        own = scan.found[KEY].unread
-        assert isinstance(own, LeadOut)
-        assert own.id == "ld_own"
-    assert len(made) == 4, made
+    first = Scan({KEY: Wanted(0.0, None)}, ServiceTime(1.0), lambda: 0.0, keys=keys)
+    first.read(listing)
+    assert keys == {lead.id: fingerprint(lead.input) for lead in listing.items}
+    # Told (falsely) that another record is the lead's: a later lookup takes the memo's word.
+    keys["ld_0"], keys["ld_own"] = KEY, "someone else"
+    later = Scan({KEY: Wanted(0.0, None)}, ServiceTime(1.0), lambda: 0.0, keys=keys)
+    later.read(listing)
+    own = later.found[KEY].unread
+    assert isinstance(own, LeadOut)
+    assert own.id == "ld_0", "the later lookup fingerprinted the records again"
 
-    monkeypatch.setattr(lookup, "_KEYS_KEPT", 3)
-    keys.clear()
-    Scan({KEY: Wanted(0.0, None)}, ServiceTime(1.0), lambda: 0.0, keys=keys).read(listing)
-    assert len(keys) == 1, "the fourth record did not start the memo afresh"
+    full = {f"ld_old{n}": "x" for n in range(lookup._KEYS_KEPT)}  # pyright: ignore[reportPrivateUsage]
+    Scan({KEY: Wanted(0.0, None)}, ServiceTime(1.0), lambda: 0.0, keys=full).read(listing)
+    assert len(full) == 4, "the memo grew past its bound"
