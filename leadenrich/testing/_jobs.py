@@ -10,7 +10,7 @@ from ._records import ApiError, Caller, Follow, Run, stamp
 from ._runs import Runs
 from ._settings import FakeSettings
 from ._slots import Slots
-from ._stored import StoredJob, new_id, owned
+from ._stored import StoredJob, new_id, not_found, owned
 
 __all__ = ["Jobs"]
 
@@ -135,9 +135,20 @@ class Jobs:
             return self._jobs[job_id].out()
 
     def owned(self, caller: Caller, job_id: str) -> JobOut:
-        """The caller's job, or a 404."""
+        """The caller's job, or a 404 (also for one ended longer ago than the
+        settings' `job_retention_seconds`)."""
         with self._cond:
-            return owned(self._jobs, caller, job_id, "job").out()
+            job = owned(self._jobs, caller, job_id, "job")
+            if self._forgotten(job):
+                raise not_found("job", job_id)
+            return job.out()
+
+    def _forgotten(self, job: StoredJob) -> bool:
+        retention = self._settings.job_retention_seconds
+        if retention is None or job.finished_at is None:
+            return False
+        ended = (stamp(self._settings) - job.finished_at).total_seconds()
+        return ended > self._settings.real_seconds(retention)
 
     def outs(self, user: str | None) -> list[JobOut]:
         """Every job (of `user`, when given), oldest first."""

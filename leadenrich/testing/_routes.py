@@ -137,7 +137,7 @@ async def enrich(
     if run_as is None:
         raise invalid(("query", "mode"), "Input should be 'sync' or 'async'", "literal_error", mode)
     if run_as == "sync":
-        return json_body(await runtime.enrich_sync(caller, body.lead))
+        return json_body(await runtime.behind_gateway(runtime.enrich_sync(caller, body.lead)))
     job, plan = runtime.state.async_jobs.create(caller, body.lead, body.callback_url)
     if plan is not None:
         runtime.spawn(runtime.run_job(job.job_id, caller, body.lead, plan, body.callback_url))
@@ -202,7 +202,7 @@ async def re_enrich(request: Request, lead_id: str, caller: Authenticated) -> Re
     (unless `re_enrich_charge="free"`)."""
     runtime = _runtime(request)
     run = runtime.state.runs.admit_re_enrich(caller, lead_id)
-    return json_body(await runtime.run_blocking(run))
+    return json_body(await runtime.behind_gateway(runtime.run_blocking(run)))
 
 
 @router.post("/email/find", response_model=EmailFindOut, tags=["email"], responses={**_COMMON, **_QUOTA})

@@ -41,7 +41,7 @@ class Runtime:
     def __init__(self, state: FakeState) -> None:
         self.state = state
         self.settings = state.settings
-        self._tasks: set[asyncio.Task[None]] = set()
+        self._tasks: set[asyncio.Task[Any]] = set()
         self._client: httpx.AsyncClient | None = None
         self._change: asyncio.Event | None = None
 
@@ -97,6 +97,30 @@ class Runtime:
         if isinstance(outcome, LeadOut):
             return outcome
         raise sync_failure(self.settings, outcome["message"], refunded=run.charged)
+
+    async def behind_gateway(self, work: Coroutine[Any, Any, LeadOut]) -> LeadOut:
+        """`work` (a sync enrichment or re-enrichment), answered through the front end of
+        `gateway_timeout_seconds`: past that, a 504 while the work goes on, storing and
+        charging the lead all the same."""
+        limit = self.settings.gateway_timeout_seconds
+        if limit is None:
+            return await work
+        task = asyncio.get_running_loop().create_task(work)
+        self._tasks.add(task)  # cancelled at shutdown like the others
+        task.add_done_callback(self._after_gateway)
+        try:
+            done, _ = await asyncio.wait({task}, timeout=self.settings.real_seconds(limit))
+        except asyncio.CancelledError:
+            task.cancel()  # the caller hung up before the front end gave up: as without one
+            raise
+        if not done:
+            raise ApiError(504, "<html><body><h1>504 Gateway Time-out</h1></body></html>", plain=True)
+        return task.result()
+
+    def _after_gateway(self, task: asyncio.Task[LeadOut]) -> None:
+        self._tasks.discard(task)
+        if not task.cancelled():
+            task.exception()  # a failure nobody waits for any more was answered already: a 504
 
     async def run_job(
         self, job_id: str, caller: Caller, lead: LeadIn, plan: Run | Follow, callback_url: str | None

@@ -149,6 +149,15 @@ class FakeSettings:
     """How the service writes its stamps (the spec says only "ISO 8601"): `utc` with an
     offset (`+00:00`), or `local_without_offset`, its local time (5 hours behind UTC) with
     no offset at all."""
+    job_retention_seconds: float | None = field(default=None, kw_only=True)
+    """How long the service keeps a job once it ended, in API seconds: polled later, the
+    job answers 404 as an unknown one does (the spec does not say how long jobs are
+    kept). None keeps every job for the server's life."""
+    gateway_timeout_seconds: float | None = field(default=None, kw_only=True)
+    """A front end (a load balancer) that gives up on a sync enrichment or re-enrichment
+    after this many API seconds and answers 504 with an HTML page, while the service
+    goes on with it: the lead is stored and charged all the same. None: no such front
+    end (the spec shows no 5xx body, nor whether anything stands in front)."""
 
     fault_seed: int = 0
     """Seeds every fault decision: one seed and one request always meet the same fault."""
@@ -204,6 +213,9 @@ class FakeSettings:
 
     def _check_open_points(self) -> None:
         integer("list_max_limit", self.list_max_limit, 1)
+        for name in ("job_retention_seconds", "gateway_timeout_seconds"):
+            if getattr(self, name) is not None:
+                positive_number(name, getattr(self, name), "API seconds, or None")
         for name, choices in OPEN_POINTS.items():
             allowed = get_args(choices)
             if getattr(self, name) not in allowed:

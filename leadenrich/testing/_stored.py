@@ -31,8 +31,12 @@ def owned(table: Mapping[str, T], caller: Caller, item_id: str, what: str) -> T:
     """The item of the caller's account, or a 404 (another account's is not found either)."""
     item = table.get(item_id)
     if item is None or item.user != caller.user:
-        raise ApiError(404, f"{what} {item_id!r} not found")
+        raise not_found(what, item_id)
     return item
+
+
+def not_found(what: str, item_id: str) -> ApiError:
+    return ApiError(404, f"{what} {item_id!r} not found")
 
 
 @dataclass(eq=False)
