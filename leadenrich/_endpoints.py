@@ -249,8 +249,11 @@ def enrich_sync(lead: object) -> Call[LeadOut]:
     )
 
 
-def list_leads(limit: int = 50, skip: int = 0) -> Call[LeadPage]:
-    params = {"limit": integer("limit", limit, 1), "skip": integer("skip", skip, 0)}
+def list_leads(limit: int | None = 50, skip: int = 0) -> Call[LeadPage]:
+    """A page of the listing; with no `limit`, the service's default page."""
+    params = {"skip": integer("skip", skip, 0)}
+    if limit is not None:
+        params = {"limit": integer("limit", limit, 1), **params}
     return Call("GET", "/leads", _json_parser(_lazy_models.LeadPage), params=params)
 
 

@@ -6,6 +6,7 @@ lead (which may also create its job ahead of a free slot, `_bulk/queue_ahead.py`
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Callable
 from concurrent.futures import Future
 from dataclasses import replace
@@ -14,7 +15,7 @@ from typing import TYPE_CHECKING
 from . import _endpoints, _lazy_models
 from ._clock import Deadline
 from ._endpoints import Call, with_extras
-from ._errors import RateLimitError
+from ._errors import LeadEnrichError, RateLimitError
 from ._polling import DEFAULT_JOB_TIMEOUT, Waiter, lead_of, poll
 from ._resources._link import Link
 from ._steps import Hold, Pause, Send, Steps, Written
@@ -64,7 +65,10 @@ def _create(
     )
     link.durations.created(created.job_id, link.clock.now())
     if on_created is not None and (line := on_created(created.job_id)) is not None:
-        yield Written(line)
+        # Not on disk (a full disk): the job is paid for and its id is known here, so it
+        # is still polled to its end; the run starts nothing more.
+        with contextlib.suppress(LeadEnrichError):
+            yield Written(line)
     return created
 
 

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 from . import _endpoints, _lazy_models
 from ._endpoints import Call, Extras, with_extras
-from ._errors import InvalidRequestError
+from ._errors import InvalidRequestError, LeadEnrichError, UnprocessableEntityError
 from ._validate import integer
 
 if TYPE_CHECKING:
@@ -18,14 +18,31 @@ if TYPE_CHECKING:
     from ._models.leads import Awaited
     from ._resources._link import AsyncLink, SyncLink
 
-__all__ = ["AsyncListing", "SyncListing", "check_page_size", "next_skip"]
+__all__ = ["AsyncListing", "PageLimit", "SyncListing", "check_page_size", "next_skip"]
 
 
 def check_page_size(page_size: object) -> int:
     return integer("page_size", page_size, 1)
 
 
-def next_skip(page: LeadPage[Any], page_size: int, skip: int) -> int | None:
+class PageLimit:
+    """The `limit` a scan of the whole listing asks for: `wanted` until the service refuses
+    a page that large (a 422: the spec gives `limit` a default of 50 and no upper bound),
+    then none, so that the service serves its own default page, which it cannot refuse."""
+
+    def __init__(self, wanted: int) -> None:
+        self.value: int | None = wanted
+
+    def refused(self, error: LeadEnrichError) -> bool:
+        """Whether `error` refused the page's size: then the same page is asked for again,
+        with no `limit`."""
+        if self.value is None or not isinstance(error, UnprocessableEntityError):
+            return False
+        self.value = None
+        return True
+
+
+def next_skip(page: LeadPage[Any], page_size: int | None, skip: int) -> int | None:
     """The `skip` of the next page, or None after the last one.
 
     The spec does not show the listing's shape, so whatever the page says about what
@@ -52,7 +69,7 @@ def next_skip(page: LeadPage[Any], page_size: int, skip: int) -> int | None:
             return following if following < total else None
     echoed = extra.get("limit")
     if isinstance(echoed, int) and not isinstance(echoed, bool) and echoed > 0:
-        return following if served >= min(page_size, echoed) else None
+        return following if served >= min(page_size or echoed, echoed) else None
     return following
 
 

@@ -522,7 +522,10 @@ def test_a_request_unanswered_for_its_whole_timeout_is_looked_up_at_once_then_on
     assert found.lead.id == "ld_late"
 
 
-def test_a_lead_not_found_by_its_second_look_is_reported_maybe_charged(tmp_path: Path) -> None:
+def test_a_lead_not_found_once_the_service_must_be_done_with_it_was_not_charged(tmp_path: Path) -> None:
+    # Its second look comes once the service must have stored it, had it enriched it: an
+    # enrichment charged is stored (or refunded, failed). Failed, with the error it met;
+    # nothing to look for in a rerun, which sends it again.
     clock = ManualClock()
     plan = Plan(read_items(ROWS[:1]), Checkpoint(tmp_path / "run.jsonl").load(), None, None, clock)
     send = plan.next()
@@ -536,7 +539,7 @@ def test_a_lead_not_found_by_its_second_look_is_reported_maybe_charged(tmp_path:
         outcomes = plan.looked_up(look, plan.scan(look), None)
         clock.advance(plan.idle() or 0.0)
     [lost] = outcomes
-    assert (lost.status, lost.maybe_charged) == ("failed", True)
+    assert (lost.status, lost.charged, lost.maybe_charged) == ("failed", False, False)
     assert isinstance(lost.error, APITimeoutError)
     assert plan.next() is None
     assert plan.idle() is None

@@ -551,6 +551,9 @@ async def test_the_max_credits_reason_counts_failed_leads_as_possibly_spent(
     kind: str, server: FakeServer, client: Any
 ) -> None:
     server.fail_next("POST", ENRICH, "server_error", status=502, times=2)
+    # Nor can the stored leads be read: the two stay possibly spent (found not stored, they
+    # would be known not charged, and give their credits back).
+    server.fail_next("GET", "/api/v1/leads", "server_error", status=502, times=100)
     result: BulkResult = await call(
         client.with_options(max_retries=0).leads.enrich_many(
             rows(4), concurrency=1, max_credits=2, progress=False

@@ -129,7 +129,7 @@ def test_an_earlier_runs_job_not_stored_is_sent_again_once_a_later_job_ended_a_s
     [
         ({"as_job": False}, True, True),
         ({"as_job": True}, False, False),
-        ({}, False, True),
+        ({}, False, False),
         ({}, True, False),
     ],
 )
@@ -138,7 +138,8 @@ def test_an_earlier_runs_lead_not_found_is_sent_again_if_it_was_no_job(
 ) -> None:
     # A sync enrichment not stored once the service is done with it was never charged; a
     # job may still be queued, and this rerun has no job of its own to show otherwise. A
-    # 1.0 line does not say: it is taken to have been sent as this rerun sends.
+    # 1.0 line does not say: it is taken for a job (taken for a sync request, a job still
+    # queued would be sent again and charged twice).
     clock = ManualClock()
     items = read_items(ROWS[:1])
     resume = earlier_run(tmp_path / "run.jsonl", started(items[0], **fields)).load()

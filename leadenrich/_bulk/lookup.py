@@ -29,7 +29,7 @@ from .._errors import (
     LeadEnrichError,
     RateLimitError,
 )
-from .._pagination import next_skip
+from .._pagination import PageLimit, next_skip
 from .checkpoint import fingerprint
 from .service_time import ServiceTime, same_kind, seconds
 
@@ -111,6 +111,7 @@ class Scan:
         floors = [want.floor for want in wanted.values() if want.floor is not None]
         self._earliest = min(floors) if len(floors) == len(wanted) else None
         self._skip: int | None = 0
+        self._limit = PageLimit(PAGE_SIZE)
         self._newest_first = True
         """No two stamps read in order showed otherwise (nor a record without one)."""
         self._order: set[bool] = set()
@@ -130,15 +131,16 @@ class Scan:
         self._candidates: dict[str, list[LeadOut]] = {}
         """Per wanted lead, the unclaimed records with its input, as read."""
 
-    def next_page(self) -> tuple[int, int] | None:
-        """(limit, skip) of the page to read next, or None when the lookup is over."""
+    def next_page(self) -> tuple[int | None, int] | None:
+        """(limit, skip) of the page to read next, or None when the lookup is over (no
+        limit: the service's default page)."""
         if self._skip is None:
             return None
         if self._shown_newest_first() and self.pages and len(self._candidates) == len(self._wanted):
             # Newest first: the first page showed the service's latest stamps, so what
             # was found cannot turn out older than its request.
             return None
-        return PAGE_SIZE, self._skip
+        return self._limit.value, self._skip
 
     def read(self, page: LeadPage) -> None:
         assert self._skip is not None
@@ -179,7 +181,7 @@ class Scan:
                 and self._earliest is not None
                 and self._time.before(created, self._earliest)
             )
-        self._skip = next_skip(page, PAGE_SIZE, self._skip)
+        self._skip = next_skip(page, self._limit.value, self._skip)
         if self._shown_newest_first() and passed:
             # Newest first and past the earliest send: what follows is older still.
             self._skip = None
@@ -246,6 +248,8 @@ class Scan:
 
     def retry(self, error: LeadEnrichError) -> float | None:
         """Seconds to wait before asking for the same page again, or None to give up."""
+        if self._limit.refused(error):
+            return 0.0
         transient = (APIConnectionError, InternalServerError, APIResponseValidationError, RateLimitError)
         if not isinstance(error, transient) or self._retries >= _RETRIES:
             return None

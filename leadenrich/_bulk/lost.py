@@ -12,14 +12,14 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from .._errors import LeadEnrichError
+from .._errors import APIResponseValidationError, LeadEnrichError
 from .lookup import Found, Tied
 from .settling import Parked
 
 if TYPE_CHECKING:
     from .._models import LeadOut
 
-__all__ = ["LookAgain", "Resend", "Take", "Unknown", "Verdict", "verdict"]
+__all__ = ["LookAgain", "NotCharged", "Resend", "Take", "Unknown", "Verdict", "verdict"]
 
 # A lost job whose record a lookup finds but cannot prove its own is looked at this many
 # times, a settle window apart and then twice as far each time (100, 200 and 400 s),
@@ -47,13 +47,20 @@ class Resend:
 
 
 @dataclass(frozen=True)
+class NotCharged:
+    """A lead of this run whose lost request the service did not store once it must have
+    been done with it: an enrichment it charged would be stored by then (or refunded,
+    failed), so it was not charged. Failed with the error it met; a rerun sends it again."""
+
+
+@dataclass(frozen=True)
 class Unknown:
     """Maybe charged, not sent again, for `why`."""
 
     why: LeadEnrichError
 
 
-Verdict = Take | LookAgain | Resend | Unknown
+Verdict = Take | LookAgain | Resend | NotCharged | Unknown
 
 
 def verdict(
@@ -92,9 +99,23 @@ def verdict(
         # An earlier run's, not stored once the service was done with it (a sync
         # enrichment) or the queue moved past it (a job): never charged, sent now.
         return Resend()
-    if final and parked.error is not None:
-        # This run's own, not found: its own error says why it may have been charged.
+    if (
+        final
+        and parked.error is not None
+        and (
+            (hit is not None and hit.unread is not None)
+            or isinstance(parked.error, APIResponseValidationError)
+        )
+    ):
+        # A record the stamps do not rule out, only a `Date` header (a front end's clock,
+        # which may be off the stamps'): it may be its own. Or the service said it was
+        # done (a 2xx, its body cut short) and its record is not found: the service's own
+        # word against its listing, which settles nothing.
         return Unknown(parked.error)
+    if final and parked.error is not None:
+        # This run's own, with no record the stamps do not rule out once the service was
+        # done with it (the rule that sends an earlier run's lead again): not charged.
+        return NotCharged()
     if due := again():
         return LookAgain(due)
     if hit is not None and (pick := hit.undated) is not None and close(pick):

@@ -34,6 +34,7 @@ from .._errors import (
     InternalServerError,
     JobFailedError,
     LeadEnrichError,
+    NotFoundError,
     PermissionDeniedError,
     PollTimeoutError,
     QuotaExceededError,
@@ -44,7 +45,7 @@ from .checkpoint import Checkpoint, Resume
 from .emails import EmailTurns
 from .inputs import Item
 from .lookup import Scan, Tied, Wanted
-from .lost import LookAgain, Resend, Take, Unknown, verdict
+from .lost import LookAgain, NotCharged, Resend, Take, Unknown, verdict
 from .results import BulkOutcome
 from .service_time import ServiceTime
 from .settling import SERVICE, Parked, ServiceTimes, Settling
@@ -446,6 +447,8 @@ class Plan:
                 made = self._left_at(item) if charged else None
                 return self._done(item, lead, charged=charged, resumed=not poll.fresh, made=made)
         assert error is not None
+        if isinstance(error, NotFoundError):
+            return self._forgotten(poll, error)
         if isinstance(error, _PASSING) and poll.tries < _POLL_TRIES:
             with self._lock:
                 self._polls.append(replace(poll, tries=poll.tries + 1))
@@ -453,6 +456,25 @@ class Plan:
         if isinstance(error, _ACCOUNT_ERRORS):
             self._refuse(error)
         return self._with_copies([self._maybe_charged(item, error, poll.job_id)])
+
+    def _forgotten(self, poll: Poll, error: NotFoundError) -> list[BulkOutcome]:
+        """The service no longer knows the lead's job (the spec does not say how long it
+        keeps jobs; the checkpoint says whose account it is): the job ended, and its record,
+        if it ran, is among the stored leads. Looked up there, as a lead whose answer was
+        lost; not found, it was never charged."""
+        item = poll.item
+        parked = self._settling.forgotten(item, error if poll.fresh else None)
+        with self._lock:
+            del self._jobs[item.key]
+            self._parked.append(parked)
+        logger.info(
+            "lead %d: the service no longer knows its job %s; looking for it among the stored "
+            "leads in %.0f s",
+            item.index,
+            poll.job_id,
+            max(0.0, parked.due - self._clock.now()),
+        )
+        return []
 
     def _job_failed(self, poll: Poll, error: JobFailedError) -> list[BulkOutcome]:
         # Failed, so refunded: nothing to chase any more.
@@ -499,6 +521,11 @@ class Plan:
                 outcomes += self._adopt(parked, decided.pick, proven=decided.proven)
             elif isinstance(decided, Unknown):
                 outcomes += self._with_copies([self._maybe_charged(item, decided.why, None)])
+            elif isinstance(decided, NotCharged):
+                assert parked.error is not None, "only a lead of this run is found not charged"
+                with self._lock:
+                    self._maybe -= 1
+                outcomes += self._failed(item, parked.error, None)
             with self._lock:
                 if isinstance(decided, LookAgain):
                     self._parked.append(replace(parked, due=decided.due, looks=parked.looks + 1))

@@ -21,8 +21,8 @@ from .. import _lazy_models
 from .._display import plural
 from .._endpoints import Call, list_leads
 from .._endpoints import usage as usage_call
-from .._errors import InvalidRequestError
-from .._pagination import next_skip
+from .._errors import InvalidRequestError, LeadEnrichError
+from .._pagination import PageLimit, next_skip
 from .._steps import Blocking, Send, Steps
 from .._validate import integer
 from .checkpoint import Checkpoint, Resume, fingerprint
@@ -49,6 +49,8 @@ from the checkpoint, get the stored record back free, or enrich it (one credit a
 
 # Pages of the listing as large as the bulk runner's lookups ask for.
 _PAGE_SIZE = 100
+_DEFAULT_PAGE = 50
+"""The spec's default `limit` of GET /leads."""
 
 
 @dataclass(frozen=True)
@@ -385,7 +387,8 @@ class StoredScan:
         self._wanted = set(wanted)
         self._max = max_stored
         self._skip: int | None = 0
-        self._size = _PAGE_SIZE
+        self._limit = PageLimit(_PAGE_SIZE)
+        self._size: int | None = _PAGE_SIZE
         self.found: dict[str, str] = {}
         """Wanted emails found, with the stored lead's id."""
         self.read = 0
@@ -396,11 +399,20 @@ class StoredScan:
         """The next page to read, or None when the scan is over."""
         if self._skip is None or not self._wanted - self.found.keys():
             return None
-        size = _PAGE_SIZE if self._max is None else min(_PAGE_SIZE, self._max - self.read)
-        if size <= 0:
-            return None
+        size = self._limit.value
+        if self._max is not None:
+            left = self._max - self.read
+            if left <= 0:
+                return None
+            if size is not None or left < _DEFAULT_PAGE:
+                # A page smaller than the spec's default is one any service serves.
+                size = min(size or left, left)
         self._size = size
         return list_leads(size, self._skip)
+
+    def refused(self, error: LeadEnrichError) -> bool:
+        """Whether `error` refused the page's size: the page is then asked for again."""
+        return self._limit.refused(error)
 
     def take(self, page: LeadPage) -> int:
         """Note one page: the emails it holds, and where the next page starts; returns

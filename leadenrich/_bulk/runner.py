@@ -133,7 +133,7 @@ def _calls(batch: Batch, plan: Plan, link: Link) -> dict[str, Callable[..., Step
     def poll(job_id: str) -> Steps[JobOut]:
         return wait_job(link, job_id, batch.poll_interval)
 
-    def page(limit: int, skip: int) -> Steps[Any]:
+    def page(limit: int | None, skip: int) -> Steps[Any]:
         return (yield Send(replace(_endpoints.list_leads(limit, skip), on_date=plan.service_date)))
 
     def pause(seconds: float) -> Steps[None]:

@@ -5,10 +5,10 @@ tests/simulation holds the plan to it):
 
 - A request that reached the service is taken in within `intake` seconds of leaving
   this machine (or within as long as the client waited for its answer, if longer), or
-  never. Only a request the client stopped waiting for (a read timeout, or a run that
-  ended without an answer) can still be waiting to be taken in: an answer of any kind
-  (a 5xx, a body cut short) or a dropped connection comes from a request taken in
-  already, or never to be.
+  never. Only a request nobody waited for to the end (a read timeout, a gateway's 5xx,
+  or a run that ended without an answer) can still be waiting to be taken in: a 2xx
+  whose body was cut short, or a dropped connection, comes from a request taken in
+  already, or never to be. Only the cut 2xx says the service was done with it.
 - An enrichment runs at most `settle` seconds once it starts (a sync one ~90 s): a sync
   request taken in is stored, if ever, `settle` seconds later.
 - A job waits in the service's queue for a slot, the oldest first, for as long as the
@@ -31,7 +31,7 @@ import httpx
 
 from .._clock import ServiceClock
 from .._config import LONG_RUNNING_READ_TIMEOUT
-from .._errors import APIConnectionError, APITimeoutError, LeadEnrichError
+from .._errors import APIConnectionError, APITimeoutError, InternalServerError, LeadEnrichError
 from .._retry import UPSTREAM_FULL_BACKOFF
 from .checkpoint import Unanswered
 from .inputs import Item
@@ -142,6 +142,10 @@ class Settling:
         """A lead of this run whose answer `error` lost, its request having left at `left`."""
         now = self._clock.now()
         waited = _waited(error, self._clock)
+        if not waited and isinstance(error, InternalServerError):
+            # A gateway's 5xx may come once it gave up waiting, as a read timeout does:
+            # before the service took the request in, or while it goes on with it.
+            waited = max(0.0, now - left)
         reached = now - waited
         service = self._service
         with self._lock:
@@ -155,7 +159,7 @@ class Settling:
                 intake_by = now
                 settled_by = now + service.settle
             else:
-                # Answered (a 5xx, a broken body): the service was done with it.
+                # A 2xx whose body was cut short: the service was done with it.
                 intake_by = settled_by = now
             if self._as_jobs:
                 due = max(now, reached + max(service.settle, self._job_span(now)))
@@ -170,7 +174,9 @@ class Settling:
         run began, at any time: the checkpoint's dates are this machine's, which may have
         stepped between the runs, so they time nothing here."""
         now, service = self._clock.now(), self._service
-        as_job = self._as_jobs if sent.as_job is None else sent.as_job  # 1.0's lines do not say
+        # 1.0's lines do not say: sent as a job, maybe, which may still wait in the queue
+        # (taken for a sync request, it would be looked up too soon and sent again).
+        as_job = True if sent.as_job is None else sent.as_job
         unanswered = sent.unanswered / self._clock.scale
         if not sent.lost:
             # In flight when that run ended: it may have left just before now.
@@ -188,6 +194,14 @@ class Settling:
             return Parked(item, now, None, now, intake_by, due, None, None, as_job=True, after=sent.after)
         settled_by = intake_by + service.settle
         return Parked(item, now, None, now, intake_by, settled_by, settled_by, None, after=sent.after)
+
+    def forgotten(self, item: Item, error: LeadEnrichError | None) -> Parked:
+        """A lead whose known job the service no longer knows (a 404 for it): a service
+        forgets a job once it ended, so its record, if it ran, is stored within a settle
+        window (`error`: the 404, for a job of this run; None for an earlier run's)."""
+        now = self._clock.now()
+        settled_by = now + self._service.settle
+        return Parked(item, now, None, now, now, settled_by, settled_by, error)
 
     def look_again(self, parked: Parked, began: float, more_jobs: Callable[[], bool]) -> float | None:
         """When to look again for a lost lead a lookup begun at `began` did not find, or
