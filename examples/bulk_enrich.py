@@ -7,12 +7,13 @@ The input needs `company` and `domain` columns; `name`, `email`, `title` and
 `linkedin_url` are used when present, other columns are ignored. The output has one row
 per input row: its status, the input, and the enrichment flattened into columns.
 
-Progress is kept in `<output>.checkpoint.jsonl`: run the same command again after a crash
-or Ctrl-C and the leads already enriched are taken from it, not paid for twice.
-
 Uses the real API when LEADENRICH_API_KEY (and LEADENRICH_BASE_URL) are set, and the
 bundled fake server otherwise. Against the real API the sample spends about 17 credits;
-`--max-credits` caps what a run may spend.
+`--max-credits` caps what a run may spend. Progress is then kept in
+`<output>.checkpoint.jsonl`: run the same command again after a crash or Ctrl-C and the
+leads already enriched are taken from it, not paid for twice. The bundled fake server
+starts empty on every run, so a run on it keeps no checkpoint: there would be nothing of
+it to resume from (and a checkpoint is refused by any other service or account).
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from __future__ import annotations
 import argparse
 import csv
 import io
+import os
 import sys
 from pathlib import Path
 
@@ -130,7 +132,8 @@ def main() -> None:
 
     source: Path = args.input or sample_here()
     target: Path = args.output or source.with_name(f"{source.stem}-enriched.csv")
-    checkpoint = target.with_name(target.name + ".checkpoint.jsonl")
+    real = bool(os.environ.get("LEADENRICH_API_KEY"))
+    checkpoint = target.with_name(target.name + ".checkpoint.jsonl") if real else None
 
     leads = read_leads(source)
     with connect() as client:
@@ -138,7 +141,10 @@ def main() -> None:
     write_result(result, target)
     print(f"{len(result)} leads from {source}, one row each in {target}:")
     report(result)
-    print(f"to resume from {checkpoint}, run: python {sys.argv[0]} {source} {target}")
+    if checkpoint is not None:
+        print(f"to resume from {checkpoint}, run: python {sys.argv[0]} {source} {target}")
+    else:
+        print("no checkpoint kept: the bundled fake server starts empty on every run")
 
 
 if __name__ == "__main__":

@@ -45,6 +45,7 @@ from ._errors import (
 )
 from ._logs import log_failure, log_request, log_response, logger, setup_from_environment
 from ._loop_pools import LoopPools
+from ._owner import Owner
 from ._polling import CutShort, JobDurations
 from ._ratelimit import Pacer, RateLimits
 from ._response import APIResponse
@@ -307,12 +308,13 @@ class _BaseClient(Generic[_HttpClient]):
     def __repr__(self) -> str:
         return f"{type(self).__name__}(base_url={self.base_url!r}, max_retries={self.max_retries})"
 
-    def _link_state(self) -> tuple[ServiceClock, JobDurations, int | None]:
+    def _link_state(self) -> tuple[ServiceClock, JobDurations, int | None, Owner]:
         """What a namespace's link reads of its client, sync or async alike: the clock, the
-        job durations, and how many enrichments the client's slots let run at once (None
-        without pacing)."""
+        job durations, how many enrichments the client's slots let run at once (None
+        without pacing), and whose account its requests go to."""
         slots = self._pacer.limits.concurrent_enrichments if self._pacer is not None else None
-        return self._options.clock, self._durations, slots
+        owner = Owner.of(self._options.base_url, self._options.api_key)
+        return self._options.clock, self._durations, slots, owner
 
     def _pace_delay(self, call: Call[Any], deadline: Deadline | None) -> float:
         if self._pacer is None or call.bucket is None:

@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 from .. import _lazy_models
 from .._clock import ServiceClock, wall_time
 from .._errors import LeadEnrichError
+from .._owner import Owner
 from .service_time import same_kind
 
 if TYPE_CHECKING:
@@ -81,6 +82,9 @@ class Resume:
     """Keys of leads that started but whose answer was lost or never came."""
     stored: datetime | None = None
     """The latest stamp of a record the runs received, as far as the file has been read."""
+    owners: list[Owner] = field(default_factory=list[Owner])
+    """The service and the keys of the account the runs sent its leads with (none where
+    no line says: checkpoints written before 1.2 do not)."""
 
 
 def _lost(resume: Resume, key: str, unanswered: float) -> None:
@@ -160,6 +164,13 @@ class Checkpoint:
         """
         return self._resume(self.journal.take())
 
+    def owned_by(self, owner: Owner) -> None:
+        """Name `owner` among the checkpoint's owners (written before any lead's line of
+        this run)."""
+        # With a key of no lead, as every line has one: 1.1 reads past the line.
+        entry = {"event": "owner", "key": "", "service": owner.service, "account": owner.account}
+        self._write({**entry, "at": self._now()})
+
     def _resume(self, complete: bytes) -> Resume:
         resume = Resume()
         for number, line in enumerate(complete.decode("utf-8", errors="replace").splitlines(), 1):
@@ -178,6 +189,9 @@ class Checkpoint:
                 "file is a run's checkpoint, mend or delete that line (every other line keeps a "
                 "lead from being sent and charged again); if it is not, pass the run's checkpoint"
             ) from None
+        if event == "owner":
+            resume.owners.append(Owner(str(entry["service"]), str(entry["account"])))
+            return
         if key in resume.done:
             return
         if event == "started":

@@ -22,6 +22,7 @@ from .._display import plural
 from .._endpoints import Call, list_leads
 from .._endpoints import usage as usage_call
 from .._errors import InvalidRequestError, LeadEnrichError
+from .._owner import Owner
 from .._pagination import PageLimit, next_skip
 from .._steps import Blocking, Send, Steps
 from .._validate import integer
@@ -29,6 +30,7 @@ from .checkpoint import Checkpoint, Resume, fingerprint
 from .frames import input_columns, records_frame
 from .inputs import Item, read_items
 from .options import credits_left
+from .ownership import confirm
 from .scan_progress import ScanProgress, scan_reporter
 
 if TYPE_CHECKING:
@@ -510,17 +512,25 @@ class Draft:
         return BulkPreview(rows, usage, scan.read, scan.oldest, scan.complete)
 
 
-def preview(draft: Draft, progress: ScanProgress) -> Steps[BulkPreview]:
+def preview(draft: Draft, progress: ScanProgress, owner: Owner | None = None) -> Steps[BulkPreview]:
     """`preview_many`: the checkpoint (on a thread for the asyncio client), the usage, then
-    the listing page by page, as steps for either client."""
-    draft.classify((yield Blocking(draft.load)))
+    the listing page by page, as steps for either client; a checkpoint of another `owner`
+    than the client's is refused before anything is sent."""
+    resume = yield Blocking(draft.load)
+    if draft.checkpoint is not None and owner is not None:
+        yield from confirm(draft.checkpoint, resume, owner, adopt=False)
+    draft.classify(resume)
     usage: UsageOut = yield Send(usage_call())
     scan = draft.scan()
     if (call := scan.next_call()) is not None:
         shown = scan_reporter(progress)
         try:
             while call is not None:
-                shown.update(scan.take((yield Send(call))))
+                try:
+                    shown.update(scan.take((yield Send(call))))
+                except LeadEnrichError as exc:
+                    if not scan.refused(exc):
+                        raise
                 call = scan.next_call()
         finally:
             shown.close()

@@ -27,6 +27,7 @@ from .._validate import integer, seconds
 from .checkpoint import Checkpoint, Resume
 from .inputs import Item, read_items
 from .options import DEFAULT_CONCURRENCY, MaxCredits, Strategy, credits_left, wants_auto
+from .ownership import confirm
 from .plan import Plan
 from .progress import ProgressOption, Reporter, reporter
 from .queue_ahead import QueueAhead, places_ahead
@@ -173,7 +174,10 @@ def _start(batch: Batch, link: Link) -> Steps[_Run]:
     """Take the checkpoint (before anything is sent: another run may hold it) and read it,
     ask for the budget, and make the plan, its reporter and its calls."""
     store = batch.checkpoint
-    resume = (yield Blocking(store.take)) if store is not None else Resume()
+    resume = Resume()
+    if store is not None:
+        resume = yield Blocking(store.take)
+        yield from confirm(store, resume, link.owner, adopt=True)
     plan = batch.plan(resume, link.clock, (yield from _budget(batch)))
     return _Run(plan, reporter(batch.progress, plan.total), _calls(batch, plan, link))
 

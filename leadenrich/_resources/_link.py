@@ -13,6 +13,7 @@ from typing import TypeVar
 
 from .._clock import ServiceClock
 from .._help import as_documented
+from .._owner import Owner
 from .._polling import JobDurations
 from .._steps import Stepper, Steps
 from ._protocols import AsyncRawRequest, AsyncRequest, AsyncSlot, SyncRawRequest, SyncRequest, SyncSlot
@@ -31,6 +32,8 @@ class Link:
     """The job durations learnt, shared by every wait on the client."""
     slots: int | None
     """How many enrichments the client's slots let run at once (None: no limit)."""
+    owner: Owner
+    """The service and account the client's requests go to: a checkpoint's owner."""
 
 
 @dataclass(frozen=True)

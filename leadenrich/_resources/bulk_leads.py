@@ -116,7 +116,7 @@ class BulkEnrichment(SyncNamespace):
         """
         from .._bulk.preview import Draft, preview
 
-        return self._link.run(preview(Draft.read(leads, checkpoint, max_stored), progress))
+        return self._link.run(preview(Draft.read(leads, checkpoint, max_stored), progress, self._link.owner))
 
 
 class AsyncBulkEnrichment(AsyncNamespace):
@@ -174,4 +174,6 @@ class AsyncBulkEnrichment(AsyncNamespace):
         """
         from .._bulk.preview import Draft, preview
 
-        return await self._link.run(preview(Draft.read(leads, checkpoint, max_stored), progress))
+        return await self._link.run(
+            preview(Draft.read(leads, checkpoint, max_stored), progress, self._link.owner)
+        )
