@@ -39,6 +39,17 @@ def test_health_needs_no_key(run: Run, server: FakeServer) -> None:
     }
 
 
+def test_no_key_says_how_to_try_the_fake_server(run: Run) -> None:
+    result = run.bare("usage")
+    assert result.code == 2
+    assert result.error == (
+        "leadenrich: error: no --api-key or --base-url given: pass --api-key and --base-url or set the "
+        "LEADENRICH_API_KEY and LEADENRICH_BASE_URL environment variables. To try the SDK without a key, "
+        'use the bundled fake server (pip install "leadenrich[fake]"): run `leadenrich fake-server` in '
+        "another terminal and export the variables it prints"
+    )
+
+
 def test_usage(run: Run, server: FakeServer) -> None:
     result = run("usage")
     assert result.code == 0
