@@ -15,7 +15,7 @@ import inspect
 import re
 from functools import cached_property
 
-__all__ = ["as_documented"]
+__all__ = ["as_documented", "without_cross_references"]
 
 _CROSS_REFERENCE = re.compile(r"\[(`[^`]+`)\]\[[\w.]*\]")
 
@@ -23,14 +23,15 @@ _CROSS_REFERENCE = re.compile(r"\[(`[^`]+`)\]\[[\w.]*\]")
 def as_documented(cls: type) -> None:
     """Make `help()` show `cls` as the API reference does."""
     cls.__module__ = "leadenrich"
-    cls.__doc__ = _text(cls.__doc__)
+    cls.__doc__ = without_cross_references(cls.__doc__)
     for member in vars(cls).values():
         if isinstance(member, cached_property):
-            member.__doc__ = _text(member.__doc__)
+            member.__doc__ = without_cross_references(member.__doc__)
             member.func.__doc__ = member.__doc__
         elif inspect.isfunction(member):
-            member.__doc__ = _text(member.__doc__)
+            member.__doc__ = without_cross_references(member.__doc__)
 
 
-def _text(doc: str | None) -> str | None:
+def without_cross_references(doc: str | None) -> str | None:
+    """`doc` as help() should show it: "[`Jobs.wait`][leadenrich.Jobs.wait]" reads `Jobs.wait`."""
     return _CROSS_REFERENCE.sub(r"\1", doc) if doc else doc

@@ -94,7 +94,9 @@ def test_jsonl_keeps_the_error_as_an_object(run: Run, server: FakeServer, tmp_pa
     assert record["error"]["type"] == "InternalServerError"
     assert record["error"]["status"] == 502
     # The service's refund, and one piece of advice to go with it: nothing to look up.
-    assert record["error"]["message"].endswith("so nothing was charged or stored for it (nothing to look up).")
+    assert record["error"]["message"].endswith(
+        "so nothing was charged or stored for it (nothing to look up)."
+    )
 
 
 def test_a_second_run_resumes_from_the_checkpoint(run: Run, server: FakeServer, tmp_path: Path) -> None:
