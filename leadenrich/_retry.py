@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import logging
 import random
-import re
 from collections.abc import Generator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -49,7 +48,6 @@ _SERVER_ERROR = (
     "(such as a refund) tell whether this one was charged"
 )
 # Where the service's words say so, the one piece of advice is theirs: nothing to look up.
-_REFUNDED = re.compile(r"\brefunded\b", re.IGNORECASE)
 _SERVER_ERROR_REFUNDED = (
     "It was not sent again: the service says the credit was refunded, so nothing was charged "
     "or stored for it (nothing to look up)"
@@ -106,9 +104,9 @@ def _backoff(retry: int) -> float:
 
 
 def _ambiguous(error: LeadEnrichError) -> bool:
-    """The request may have reached the service and been acted on."""
-    return (isinstance(error, APIConnectionError) and error.request_sent) or isinstance(
-        error, InternalServerError
+    """The request may have reached the service and been acted on (a refund says it was not)."""
+    return (isinstance(error, APIConnectionError) and error.request_sent) or (
+        isinstance(error, InternalServerError) and not error.refunded
     )
 
 
@@ -119,11 +117,7 @@ def _add_sentence(error: LeadEnrichError, sentence: str) -> None:
 
 def explain_final(error: LeadEnrichError, call: Call[Any], run: RetryRun) -> None:
     """Add what the caller needs to know to the error a call ends with."""
-    if (
-        call.charge_hint is not None
-        and isinstance(error, InternalServerError)
-        and _REFUNDED.search(error.message)
-    ):
+    if call.charge_hint is not None and isinstance(error, InternalServerError) and error.refunded:
         _add_sentence(error, _SERVER_ERROR_REFUNDED)
     elif call.charge_hint is not None and _ambiguous(error):
         why = _SERVER_ERROR if isinstance(error, InternalServerError) else _LOST_ANSWER
