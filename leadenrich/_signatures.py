@@ -16,7 +16,7 @@ import types
 from collections.abc import Callable, Mapping
 from typing import Any, ForwardRef, Literal, TypeVar, Union, cast, get_args, get_origin
 
-__all__ = ["UNCHANGED", "keywords_from", "spelled_out"]
+__all__ = ["UNCHANGED", "Described", "keywords_from", "spelled_out"]
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -29,6 +29,18 @@ class _Unchanged:
 
 
 UNCHANGED = _Unchanged()
+
+
+class Described:
+    """The default of a keyword that is not one value, shown as what it is: `<the server's>`."""
+
+    def __init__(self, text: str) -> None:
+        self._text = text
+
+    def __repr__(self) -> str:
+        return f"<{self._text}>"
+
+
 """The run-time default shown for a keyword that, left out, changes nothing."""
 
 
