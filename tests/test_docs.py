@@ -256,12 +256,21 @@ def test_skipped_blocks_are_few() -> None:
     assert len(skipped) <= 3, skipped
 
 
-def test_getting_started_commands_are_the_readme_s() -> None:
+def test_the_readme_s_commands_and_examples_are_said_once_in_the_site() -> None:
+    # The site includes the README's sections rather than copying them: one text to
+    # keep true, shown where a reader looks for it.
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    commands = [b.code for b in blocks(DOCS / "getting-started.md") if b.language == "bash"]
-    assert commands
-    for command in commands[:2]:
-        assert command in readme, f"getting-started.md's command is not the README's: {command}"
+    home = (DOCS / "index.md").read_text(encoding="utf-8")
+    start = (DOCS / "getting-started.md").read_text(encoding="utf-8")
+    assert '--8<-- "README.md:try"' in home
+    assert home.index("README.md:try") < home.index("README.md:use"), "the key-free path comes first"
+    assert '--8<-- "README.md:examples"' in start
+    assert '--8<-- "README.md:pip"' in start
+    try_command = next(b.code for b in blocks(ROOT / "README.md") if b.language == "bash")
+    pages = [page for page in DOCS.glob("*.md") if try_command in page.read_text(encoding="utf-8")]
+    assert pages == [], f"the README's first command copied into {pages}"
+    assert readme.count("| `examples/quickstart.py` |") == 1
+    assert not [page for page in DOCS.glob("*.md") if "| `examples/quickstart.py` |" in page.read_text()]
 
 
 def test_the_home_page_says_what_the_sdk_is_once_and_shows_an_enrichment() -> None:
