@@ -433,3 +433,25 @@ def _retry_after(response: httpx.Response) -> float | None:
     # "inf" or "1e400" parse, and a wait that long overflows time.sleep (bulk runs wait
     # out whatever a 429 asks); no server means it.
     return seconds if 0 <= seconds < math.inf else None
+
+
+# An uncaught error's traceback ends with the class's module and name: the one users
+# import (`leadenrich.LeadEnrichError`), not this private module. Pickles name it so too.
+for _public in (
+    LeadEnrichError,
+    InvalidRequestError,
+    APIConnectionError,
+    APITimeoutError,
+    APIStatusError,
+    AuthenticationError,
+    QuotaExceededError,
+    PermissionDeniedError,
+    NotFoundError,
+    UnprocessableEntityError,
+    RateLimitError,
+    InternalServerError,
+    APIResponseValidationError,
+    JobFailedError,
+    PollTimeoutError,
+):
+    _public.__module__ = "leadenrich"

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import inspect
+import traceback
 
 import httpx
 import pytest
@@ -54,6 +55,9 @@ def test_missing_key_and_base_url_are_named_together(cls: type[LeadEnrich]) -> N
         "gives a client of it in place of `LeadEnrich()`, or run `leadenrich fake-server` in a shell and "
         "export the variables it prints"
     )
+    # Uncaught, its last line names the class where it is imported, not a private module.
+    [last] = traceback.format_exception_only(missing.value)
+    assert last.startswith("leadenrich.LeadEnrichError: no api_key or base_url given")
 
 
 @pytest.mark.parametrize("cls", CLIENTS)
