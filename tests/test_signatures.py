@@ -121,10 +121,14 @@ def test_help_shows_the_keywords() -> None:
     )
     assert "progress: 'bool | Callable[[BulkOutcome], object] | None' = None" in signature
     assert "strategy: \"Literal['sync', 'async']\" = 'sync'" in signature
-    # Args names every keyword, and the async twin's help is as complete.
+    # Args names every keyword, and the twins' help (enrich_iter, the async client's) is
+    # as complete.
+    twin = AsyncLeadEnrich("k", base_url="https://api.test")
     for method in (
         client.leads.enrich_many,
-        AsyncLeadEnrich("k", base_url="https://api.test").leads.enrich_many,
+        client.leads.enrich_iter,
+        twin.leads.enrich_many,
+        twin.leads.enrich_iter,
     ):
         text = help_text(method)
         args = text[text.index("Args:") : text.index("Examples:")]

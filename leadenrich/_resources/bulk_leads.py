@@ -15,6 +15,7 @@ from .._bulk.iteration import AsyncBulkIterator, AsyncOpenIterations, Halt, Open
 from .._bulk.options import DEFAULT_MAX_STORED, BulkOptions, bulk_keywords
 from .._bulk.scan_progress import ScanProgress
 from .._endpoints import LeadLike
+from .._help import with_args_of
 from .._signatures import spelled_out
 from .._types import DataFrameLike
 from ._link import AsyncNamespace, SyncNamespace
@@ -165,23 +166,6 @@ class AsyncBulkEnrichment(AsyncNamespace):
         before it is called failed, identical rows are enriched once. Works with a plain
         `await` in a Jupyter notebook.
 
-        Args:
-            leads: LeadIn objects, dicts of LeadIn fields, or a pandas DataFrame whose
-                columns include `company` and `domain` (other columns are ignored).
-            concurrency: Leads enriched at once (default 5, the platform's limit).
-            max_credits: Start no new lead once this many credits could be spent; `"auto"`:
-                what the account has left (read from `usage()` first); None: no limit.
-                The leads not started are reported `skipped`.
-            checkpoint: A JSONL file that makes the run resumable: a rerun with it skips
-                the leads already enriched and charges nothing twice. Held by the run until
-                it ends: a second run on it raises LeadEnrichError before sending anything.
-            progress: None: a progress bar when interactive (tqdm installed); True: always;
-                False: never; or a callable given each BulkOutcome as it completes.
-            poll_interval: The `async` strategy's pause between polls of a job; None polls
-                each job by its age, as `enrich_and_wait` does.
-            strategy: `"sync"` (default: one blocking request per lead) or `"async"` (a job
-                per lead, polled).
-
         Examples:
             >>> result = await client.leads.enrich_many(rows, checkpoint="leads.jsonl")
         """
@@ -206,3 +190,9 @@ class AsyncBulkEnrichment(AsyncNamespace):
         from .._bulk.preview import Draft, preview
 
         return await self._link.run(preview(Draft.read(leads, checkpoint, max_stored), progress))
+
+
+# Written once, on the sync enrich_many (which the API reference shows); help() of its
+# twins, which the reference describes beside it, reads the same Args.
+for _twin in (BulkEnrichment.enrich_iter, AsyncBulkEnrichment.enrich_iter, AsyncBulkEnrichment.enrich_many):
+    with_args_of(_twin, BulkEnrichment.enrich_many)
