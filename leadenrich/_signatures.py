@@ -29,6 +29,7 @@ class _Unchanged:
 
 
 UNCHANGED = _Unchanged()
+"""The run-time default shown for a keyword that, left out, changes nothing."""
 
 
 class Described:
@@ -39,9 +40,6 @@ class Described:
 
     def __repr__(self) -> str:
         return f"<{self._text}>"
-
-
-"""The run-time default shown for a keyword that, left out, changes nothing."""
 
 
 def keywords_from(options: type, defaults: Mapping[str, object]) -> Callable[[F], F]:
@@ -66,12 +64,8 @@ def keywords_from(options: type, defaults: Mapping[str, object]) -> Callable[[F]
     ]
 
     def show(method: F) -> F:
-        written = inspect.signature(method)
-        shown = [
-            p.replace(annotation=_spelled_out(p.annotation, method.__globals__))
-            for p in written.parameters.values()
-            if p.kind is not inspect.Parameter.VAR_KEYWORD
-        ]
+        written = inspect.signature(spelled_out(method))
+        shown = [p for p in written.parameters.values() if p.kind is not inspect.Parameter.VAR_KEYWORD]
         at = next((i for i, p in enumerate(shown) if p.kind is inspect.Parameter.KEYWORD_ONLY), len(shown))
         shown[at:at] = spread
         vars(method)["__signature__"] = written.replace(parameters=shown)
