@@ -265,6 +265,21 @@ def test_credits_that_cannot_pay_stop_the_run_before_sending(
         assert 402 not in server.state.status_counts(key)
 
 
+def test_credits_that_cannot_pay_exit_4_with_the_1_0_codes(
+    run: Run, server: FakeServer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A script written for 1.0 read the 402s' 4; it keeps it, nothing sent, and learns of 9.
+    monkeypatch.setenv("LEADENRICH_EXIT_CODES", "1.0")
+    key = server.add_key(monthly_leads=0, credits=0)
+    result = run("enrich-file", write(tmp_path, LEADS), "-o", str(tmp_path / "out.csv"), key=key)
+    assert result.code == 4
+    assert result.note == (
+        "leadenrich: note: exit status 4, 1.0's, as LEADENRICH_EXIT_CODES=1.0 asks; without it 9 "
+        "(the credits left do not cover the run), the only code from 2.0"
+    )
+    assert server.state.leads() == []
+
+
 @pytest.mark.parametrize(("tier", "quota", "code"), [("starter", 1000, 3), ("growth", 0, 4)])
 def test_a_refused_account_exits_like_a_single_call(
     run: Run, server: FakeServer, tmp_path: Path, tier: Literal["starter", "growth"], quota: int, code: int
