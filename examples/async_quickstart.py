@@ -2,9 +2,10 @@
 
 Each lead goes through `enrich_and_wait` (an asynchronous job, polled until it is done);
 `asyncio.gather` runs them side by side. Uses the real API when LEADENRICH_API_KEY (and
-LEADENRICH_BASE_URL) are set, and the bundled fake server otherwise:
+LEADENRICH_BASE_URL) are set, and the bundled fake server otherwise. From a clone of the
+repository (the examples are not in the wheel):
 
-    pip install "leadenrich[fake]"
+    pip install -e ".[fake]"
     python examples/async_quickstart.py
 """
 

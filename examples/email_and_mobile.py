@@ -7,9 +7,10 @@ A mobile lookup is asynchronous: `find_and_wait` starts it and polls until it is
 Uses the real API when LEADENRICH_API_KEY (and LEADENRICH_BASE_URL) are set, and the
 bundled fake server otherwise. The misses below use the fake server's documented
 triggers (last name `Nobody` finds no email, `Landline` no mobile number); the real
-service decides for itself.
+service decides for itself. From a clone of the repository (the examples are not in the
+wheel):
 
-    pip install "leadenrich[fake]"
+    pip install -e ".[fake]"
     python examples/email_and_mobile.py
 """
 

@@ -1,15 +1,18 @@
 """Enrich one lead and print what came back.
 
 Uses the real API when LEADENRICH_API_KEY (and LEADENRICH_BASE_URL) are set, and the
-bundled fake server otherwise, so it runs anywhere; its first line says which:
+bundled fake server otherwise, so it runs anywhere; its first line says which. The
+examples live in the repository's examples/ directory (and the sdist), not in the wheel:
+from a clone,
 
-    pip install "leadenrich[fake]"
+    pip install -e ".[fake]"
     python examples/quickstart.py
 """
 
 from __future__ import annotations
 
 import os
+from urllib.parse import urlsplit
 
 from leadenrich import LeadEnrichError, LeadIn, LeadOut
 from leadenrich.testing import connect
@@ -30,20 +33,29 @@ def show(lead: LeadOut) -> None:
     print(f"  tags:          {', '.join(enrichment.tags)}")
 
 
+def which_server(base_url: str) -> str:
+    # connect() picks the real API when LEADENRICH_API_KEY is set.
+    if not os.environ.get("LEADENRICH_API_KEY"):
+        return (
+            f"LEADENRICH_API_KEY is not set: talking to the bundled fake server at {base_url} "
+            "(made-up data, no real credits)"
+        )
+    if urlsplit(base_url).hostname in ("127.0.0.1", "localhost", "::1"):
+        # What `leadenrich fake-server` prints to export: a server of this machine, not the service.
+        return (
+            f"talking to {base_url}, a server on this machine (LEADENRICH_API_KEY is set; "
+            "the fake that `leadenrich fake-server` starts spends no real credits)"
+        )
+    return f"talking to {base_url} (LEADENRICH_API_KEY is set: real credits are spent)"
+
+
 def main() -> None:
     lead = LeadIn(
         company="Acme Robotics", domain="acme-robotics.com", name="Ada Lovelace", title="VP Engineering"
     )
     try:
         with connect() as client:
-            # connect() picks the real API when LEADENRICH_API_KEY is set, as here.
-            if os.environ.get("LEADENRICH_API_KEY"):
-                print(f"talking to {client.base_url} (LEADENRICH_API_KEY is set: real credits are spent)")
-            else:
-                print(
-                    f"LEADENRICH_API_KEY is not set: talking to the bundled fake server at {client.base_url} "
-                    "(made-up data, no real credits)"
-                )
+            print(which_server(client.base_url))
             enriched = client.leads.enrich_sync(lead)
             show(enriched)
             usage = client.usage()

@@ -62,6 +62,14 @@ if TYPE_CHECKING:
     from ._models import UsageOut as UsageOut
     from ._models import ValidationErrorItem as ValidationErrorItem
     from ._ratelimit import RateLimits as RateLimits
+    from ._resources.email import AsyncEmail as AsyncEmail
+    from ._resources.email import Email as Email
+    from ._resources.jobs import AsyncJobs as AsyncJobs
+    from ._resources.jobs import Jobs as Jobs
+    from ._resources.leads import AsyncLeads as AsyncLeads
+    from ._resources.leads import Leads as Leads
+    from ._resources.mobile import AsyncMobile as AsyncMobile
+    from ._resources.mobile import Mobile as Mobile
     from ._response import APIResponse as APIResponse
     from ._saved_run import read_checkpoint as read_checkpoint
     from ._shared_budget import SharedBudget as SharedBudget
@@ -122,6 +130,16 @@ _SOURCES: dict[str, str] = {
     "ValidationErrorItem": "._models",
     "RateLimits": "._ratelimit",
     "APIResponse": "._response",
+    # The types of client.leads, .jobs, .email and .mobile, for annotations (the client
+    # makes them): public here, so that help(), the reference and pickles name them here.
+    "AsyncEmail": "._resources.email",
+    "Email": "._resources.email",
+    "AsyncJobs": "._resources.jobs",
+    "Jobs": "._resources.jobs",
+    "AsyncLeads": "._resources.leads",
+    "Leads": "._resources.leads",
+    "AsyncMobile": "._resources.mobile",
+    "Mobile": "._resources.mobile",
     "read_checkpoint": "._saved_run",
     "SharedBudget": "._shared_budget",
     "DataFrameLike": "._types",

@@ -234,10 +234,18 @@ def _not_given(names: list[str]) -> LeadEnrichError:
     passes = " and ".join(f"{name}=..." for name in names)
     variables = " and ".join(_ENVIRONMENT[name] for name in names)
     plural = "s" if len(names) > 1 else ""
-    return LeadEnrichError(
+    message = (
         f"no {' or '.join(names)} given: pass {passes} to the client or set the {variables} "
         f"environment variable{plural}"
     )
+    if "api_key" in names:
+        # Most often a newcomer's first run, before they have a key: say what works without one.
+        message += (
+            '. To try the SDK without a key, use the bundled fake server (pip install "leadenrich[fake]"): '
+            "`leadenrich.testing.connect()` gives a client of it in place of `LeadEnrich()`, or run "
+            "`leadenrich fake-server` in a shell and export the variables it prints"
+        )
+    return LeadEnrichError(message)
 
 
 def _long(timeout: httpx.Timeout, clock: ServiceClock) -> httpx.Timeout:

@@ -14,6 +14,7 @@ __all__ = [
     "REPR_VALUE_LIMIT",
     "Shown",
     "brief",
+    "html_fields",
     "html_table",
     "html_tags",
     "html_text",
@@ -107,3 +108,13 @@ def html_tags(tags: Iterable[Any]) -> str:
     """Tags as small inline labels."""
     style = "display:inline-block;margin:0 4px 2px 0;padding:0 6px;border:1px solid #ccc;border-radius:8px"
     return "".join(f'<span style="{style}">{html_text(tag)}</span>' for tag in tags)
+
+
+def html_fields(title: str, rows: Iterable[tuple[str, object]]) -> str:
+    """What Jupyter shows of one record: a bold title over a table of its set fields."""
+    cells = "".join(
+        f"<tr><th style='text-align:left'>{html_text(key)}</th><td style='text-align:left'>{html_text(value)}</td></tr>"
+        for key, value in rows
+        if value is not None and value != ""
+    )
+    return f"<div><strong>{html_text(title)}</strong><table>{cells}</table></div>"

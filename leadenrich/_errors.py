@@ -237,12 +237,28 @@ class RateLimitError(APIStatusError):
 class InternalServerError(APIStatusError):
     """5xx: the service failed. GET and DELETE were retried; a call that spends credit was not.
 
+    Attributes:
+        refunded: True when the service's own answer says the credit was refunded (a
+            failed enrichment: `"enrichment_failed: ...; the credit was refunded"`), so
+            nothing was charged or stored. Otherwise a 5xx may come after a charge.
+
     Examples:
         >>> try:
         ...     client.leads.enrich_sync({"company": "Acme", "domain": "acme.com"})
         ... except InternalServerError as exc:
-        ...     print(exc.status_code, exc.body)
+        ...     print(exc.status_code, exc.refunded, exc.body)
     """
+
+    refunded: bool
+
+    def __init__(self, message: str, *, response: httpx.Response, body: Any, detail: Any) -> None:
+        super().__init__(message, response=response, body=body, detail=detail)
+        # The spec names no field for it: the service's words, as the fake and the
+        # service's own failed-enrichment detail put them ("... not refunded" is not one).
+        self.refunded = isinstance(detail, str) and bool(_REFUNDED.search(detail))
+
+
+_REFUNDED = re.compile(r"(?<!not )\brefunded\b", re.IGNORECASE)
 
 
 class APIResponseValidationError(LeadEnrichError):
@@ -417,3 +433,25 @@ def _retry_after(response: httpx.Response) -> float | None:
     # "inf" or "1e400" parse, and a wait that long overflows time.sleep (bulk runs wait
     # out whatever a 429 asks); no server means it.
     return seconds if 0 <= seconds < math.inf else None
+
+
+# An uncaught error's traceback ends with the class's module and name: the one users
+# import (`leadenrich.LeadEnrichError`), not this private module. Pickles name it so too.
+for _public in (
+    LeadEnrichError,
+    InvalidRequestError,
+    APIConnectionError,
+    APITimeoutError,
+    APIStatusError,
+    AuthenticationError,
+    QuotaExceededError,
+    PermissionDeniedError,
+    NotFoundError,
+    UnprocessableEntityError,
+    RateLimitError,
+    InternalServerError,
+    APIResponseValidationError,
+    JobFailedError,
+    PollTimeoutError,
+):
+    _public.__module__ = "leadenrich"

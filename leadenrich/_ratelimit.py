@@ -53,7 +53,7 @@ class RateLimits:
         shared: A budget shared with every other process on the key, through Redis: a
             URL such as `"redis://localhost:6379/0"`, or a
             [`SharedBudget`][leadenrich.SharedBudget] for more settings. None (the
-            default) paces each client alone. See [Many workers, one key](scaling.md).
+            default) paces each client alone. See "Many workers, one key" in the documentation.
 
     Examples:
         >>> RateLimits(sync_per_minute=120)

@@ -47,6 +47,11 @@ _SERVER_ERROR = (
     "It was not sent again: a 5xx can come after a charge, and only the service's own words "
     "(such as a refund) tell whether this one was charged"
 )
+# Where the service's words say so, the one piece of advice is theirs: nothing to look up.
+_SERVER_ERROR_REFUNDED = (
+    "It was not sent again: the service says the credit was refunded, so nothing was charged "
+    "or stored for it (nothing to look up)"
+)
 
 
 @dataclass(frozen=True)
@@ -99,9 +104,9 @@ def _backoff(retry: int) -> float:
 
 
 def _ambiguous(error: LeadEnrichError) -> bool:
-    """The request may have reached the service and been acted on."""
-    return (isinstance(error, APIConnectionError) and error.request_sent) or isinstance(
-        error, InternalServerError
+    """The request may have reached the service and been acted on (a refund says it was not)."""
+    return (isinstance(error, APIConnectionError) and error.request_sent) or (
+        isinstance(error, InternalServerError) and not error.refunded
     )
 
 
@@ -112,7 +117,9 @@ def _add_sentence(error: LeadEnrichError, sentence: str) -> None:
 
 def explain_final(error: LeadEnrichError, call: Call[Any], run: RetryRun) -> None:
     """Add what the caller needs to know to the error a call ends with."""
-    if call.charge_hint is not None and _ambiguous(error):
+    if call.charge_hint is not None and isinstance(error, InternalServerError) and error.refunded:
+        _add_sentence(error, _SERVER_ERROR_REFUNDED)
+    elif call.charge_hint is not None and _ambiguous(error):
         why = _SERVER_ERROR if isinstance(error, InternalServerError) else _LOST_ANSWER
         _add_sentence(error, f"{why}; {call.charge_hint}")
     elif call.method == "DELETE" and isinstance(error, NotFoundError) and run.sent_ambiguously:

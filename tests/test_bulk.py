@@ -374,6 +374,12 @@ async def test_a_failed_lead_leaves_the_scores_whole_numbers(client: Any, servic
     assert str(table["opportunity_score"].dtype) == "Int64"
     assert table.loc[0, "opportunity_score"] == 72
     assert table["opportunity_score"].isna().tolist() == [False, True]
+    # One marker for a missing value in every column: pandas' NA, never None beside NaN.
+    import pandas
+
+    missing = [value for column in table.columns for value in table[column] if pandas.isna(value)]
+    assert missing
+    assert all(value is pandas.NA for value in missing), {type(value).__name__ for value in missing}
 
 
 def test_a_dataframe_without_lead_columns_is_refused() -> None:

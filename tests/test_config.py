@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import inspect
+import traceback
 
 import httpx
 import pytest
@@ -49,8 +50,22 @@ def test_missing_key_and_base_url_are_named_together(cls: type[LeadEnrich]) -> N
         cls()
     assert str(missing.value) == (
         "no api_key or base_url given: pass api_key=... and base_url=... to the client or set the "
-        "LEADENRICH_API_KEY and LEADENRICH_BASE_URL environment variables"
+        "LEADENRICH_API_KEY and LEADENRICH_BASE_URL environment variables. To try the SDK without a "
+        'key, use the bundled fake server (pip install "leadenrich[fake]"): `leadenrich.testing.connect()` '
+        "gives a client of it in place of `LeadEnrich()`, or run `leadenrich fake-server` in a shell and "
+        "export the variables it prints"
     )
+    # Uncaught, its last line names the class where it is imported, not a private module.
+    [last] = traceback.format_exception_only(missing.value)
+    assert last.startswith("leadenrich.LeadEnrichError: no api_key or base_url given")
+
+
+@pytest.mark.parametrize("cls", CLIENTS)
+def test_a_missing_base_url_alone_needs_no_word_of_the_fake_server(cls: type[LeadEnrich]) -> None:
+    # A key means the real service: the way to it is the address, not the fake server.
+    with pytest.raises(LeadEnrichError) as missing:
+        cls(KEY)
+    assert "fake" not in str(missing.value)
 
 
 @pytest.mark.parametrize(

@@ -256,12 +256,21 @@ def test_skipped_blocks_are_few() -> None:
     assert len(skipped) <= 3, skipped
 
 
-def test_getting_started_commands_are_the_readme_s() -> None:
+def test_the_readme_s_commands_and_examples_are_said_once_in_the_site() -> None:
+    # The site includes the README's sections rather than copying them: one text to
+    # keep true, shown where a reader looks for it.
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    commands = [b.code for b in blocks(DOCS / "getting-started.md") if b.language == "bash"]
-    assert commands
-    for command in commands[:2]:
-        assert command in readme, f"getting-started.md's command is not the README's: {command}"
+    home = (DOCS / "index.md").read_text(encoding="utf-8")
+    start = (DOCS / "getting-started.md").read_text(encoding="utf-8")
+    assert '--8<-- "README.md:try"' in home
+    assert home.index("README.md:try") < home.index("README.md:use"), "the key-free path comes first"
+    assert '--8<-- "README.md:examples"' in start
+    assert '--8<-- "README.md:pip"' in start
+    try_command = next(b.code for b in blocks(ROOT / "README.md") if b.language == "bash")
+    pages = [page for page in DOCS.glob("*.md") if try_command in page.read_text(encoding="utf-8")]
+    assert pages == [], f"the README's first command copied into {pages}"
+    assert readme.count("| `examples/quickstart.py` |") == 1
+    assert not [page for page in DOCS.glob("*.md") if "| `examples/quickstart.py` |" in page.read_text()]
 
 
 def test_the_home_page_says_what_the_sdk_is_once_and_shows_an_enrichment() -> None:
@@ -272,14 +281,17 @@ def test_the_home_page_says_what_the_sdk_is_once_and_shows_an_enrichment() -> No
 
 
 def rendered_reference(site: Path) -> str:
-    """The API reference page as mkdocs renders it, built alone (the links to other pages dangle)."""
+    """The API reference's pages as mkdocs renders them, built alone (the links to the
+    guide dangle), one after the other."""
     from mkdocs.commands.build import build
     from mkdocs.config import load_config
 
     docs = site / "docs"
-    docs.mkdir()
-    (docs / "reference.md").write_text((DOCS / "reference.md").read_text(encoding="utf-8"), encoding="utf-8")
-    nav = [{"API reference": "reference.md"}]
+    pages = sorted((DOCS / "reference").glob("*.md"))
+    (docs / "reference").mkdir(parents=True)
+    for page in pages:
+        (docs / "reference" / page.name).write_text(page.read_text(encoding="utf-8"), encoding="utf-8")
+    nav = [{page.stem: f"reference/{page.name}"} for page in pages]
     config = load_config(
         str(ROOT / "mkdocs.yml"), docs_dir=str(docs), site_dir=str(site / "site"), nav=nav, strict=False
     )
@@ -290,7 +302,11 @@ def rendered_reference(site: Path) -> str:
         build(config)
     finally:
         sys.setrecursionlimit(limit)
-    return (site / "site" / "reference" / "index.html").read_text(encoding="utf-8")
+    built = site / "site" / "reference"
+    return "\n".join(
+        (built / ("" if page.stem == "index" else page.stem) / "index.html").read_text(encoding="utf-8")
+        for page in pages
+    )
 
 
 def shown_text(fragment: str) -> str:
@@ -326,6 +342,27 @@ def test_the_api_reference_shows_values_and_public_names(tmp_path: Path) -> None
                 f"private base {path}: {shown_text(found)}"
             )
     assert "Bases: BaseModel" in text
+    # No private name a reader cannot import: no validator, default or anchor of a private module.
+    assert not re.findall(
+        r"(?<![\w.])_(?:bare_domain|wrap|valid_combination|lenient_input|unwrap|listed)\b", text
+    )
+    assert "_rules." not in text
+    anchors = re.findall(r'id="(leadenrich[^"]*)"', page)
+    assert anchors
+    assert not [anchor for anchor in anchors if "._" in anchor], "anchors that name a private module"
+
+
+def test_the_reference_documents_each_name_where_a_reader_imports_it() -> None:
+    # `from leadenrich import parse_event` fails: its page says leadenrich.webhooks, and
+    # every name documented is imported from the module its identifier names.
+    for page in (DOCS / "reference").glob("*.md"):
+        for path in re.findall(r"^::: ([\w.]+)$", page.read_text(encoding="utf-8"), re.MULTILINE):
+            module, _, name = path.rpartition(".")
+            assert not re.search(r"(^|\.)_", path), f"{page.name}: {path} is a private path"
+            assert hasattr(importlib.import_module(module), name), f"{page.name}: no {path}"
+    webhooks = (DOCS / "reference" / "webhooks.md").read_text(encoding="utf-8")
+    assert "from leadenrich.webhooks import parse_event" in webhooks
+    assert not hasattr(leadenrich, "parse_event")
 
 
 def public_surface() -> dict[str, Any]:

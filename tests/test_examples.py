@@ -13,6 +13,8 @@ from typing import Any
 
 import pytest
 
+from leadenrich.testing import FakeServer
+
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 
 
@@ -47,6 +49,24 @@ def test_quickstart() -> None:
     assert "Ada Lovelace at Acme Robotics (acme-robotics.com), lead ld_" in out
     assert re.search(r"^  score: +\d{1,3}/100: An? [a-z ]+ company with ", out, re.MULTILINE), out
     assert "credits used this month: 1 of 1000" in out
+
+
+def test_quickstart_on_the_exports_of_a_fake_server_spends_no_real_credits() -> None:
+    # What a user pastes from `leadenrich fake-server`: a key, and an address on this machine.
+    with FakeServer() as server:
+        exports = {
+            "LEADENRICH_API_KEY": server.api_key,
+            "LEADENRICH_BASE_URL": server.url,
+            "LEADENRICH_TIME_SCALE": str(server.clock.scale),
+        }
+        done = start_example("quickstart.py", env=exports)
+    assert done.returncode == 0, done.stderr
+    first = done.stdout.splitlines()[0]
+    assert first == (
+        f"talking to {exports['LEADENRICH_BASE_URL']}/api/v1, a server on this machine (LEADENRICH_API_KEY is set; "
+        "the fake that `leadenrich fake-server` starts spends no real credits)"
+    )
+    assert "credits used this month: 1 of 1000" in done.stdout
 
 
 def test_quickstart_with_a_key_but_no_base_url_is_one_line() -> None:

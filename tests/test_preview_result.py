@@ -91,6 +91,26 @@ def test_the_jupyter_summary_escapes_and_colours_the_verdict() -> None:
     assert "color:green" in make()._repr_html_()
 
 
+def test_a_row_reads_short_and_renders_in_a_notebook() -> None:
+    assert repr(ROWS[1]) == "PreviewRow(index=1, status='duplicate', duplicate_of=0)"
+    assert repr(ROWS[2]) == (
+        "PreviewRow(index=2, status='invalid', error=InvalidRequestError('invalid lead: domain is missing'))"
+    )
+    assert "Co0" not in repr(ROWS[0])  # the input is one attribute away, not in the repr
+    shown = ROWS[3]._repr_html_()
+    assert shown.startswith("<div><strong>Row 3: stored</strong><table>")
+    assert "<th style='text-align:left'>stored lead</th><td style='text-align:left'>ld_1</td>" in shown
+    assert "<td style='text-align:left'>nothing</td>" in shown
+    assert "repeats row" not in shown  # fields that are not set are left out
+
+
+def test_usage_renders_in_a_notebook() -> None:
+    shown = usage(1000, 3)._repr_html_()
+    assert shown.startswith("<div><strong>Usage this month (growth)</strong>")
+    assert "<td style='text-align:left'>3 of 1000, 997 left</td>" in shown
+    assert "no limit" in usage(None, 3)._repr_html_()
+
+
 def test_records_and_the_dataframe() -> None:
     preview = make()
     records = preview.to_records()

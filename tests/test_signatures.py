@@ -97,8 +97,16 @@ def test_the_run_time_signature_names_each_key_of_the_typed_dict(name: str, meth
         shown = repr(parameter.default) if expected == "<unchanged>" else parameter.default
         assert shown == expected, f"{name}: {key}"
         # The annotation as the TypedDict writes it (a string, as every annotation of
-        # the SDK's signatures is).
-        assert parameter.annotation == typed_dict.__annotations__[key].__forward_arg__, f"{name}: {key}"
+        # the SDK's signatures is), with an alias spelled out: no bare `MaxCredits`.
+        written = typed_dict.__annotations__[key].__forward_arg__
+        assert parameter.annotation == SPELLED.get(written, written), f"{name}: {key}"
+
+
+SPELLED = {
+    "MaxCredits": "int | Literal['auto'] | None",
+    "ProgressOption": "bool | Callable[[BulkOutcome], object] | None",
+    "Strategy": "Literal['sync', 'async']",
+}
 
 
 def test_help_shows_the_keywords() -> None:
@@ -106,7 +114,27 @@ def test_help_shows_the_keywords() -> None:
     [signature] = [
         line for line in help_text(client.leads.enrich_many).splitlines() if line.startswith("enrich_many(")
     ]
-    assert signature.startswith("enrich_many(leads: 'BulkInput', *, concurrency: 'int' = 5, max_credits: ")
+    # Every type spelled out, as a reader can write it: no alias they cannot import.
+    assert signature.startswith(
+        "enrich_many(leads: 'Iterable[LeadIn | LeadDict | Mapping[str, Any]] | DataFrameLike', *, "
+        "concurrency: 'int' = 5, max_credits: \"int | Literal['auto'] | None\" = None, "
+    )
+    assert "progress: 'bool | Callable[[BulkOutcome], object] | None' = None" in signature
+    assert "strategy: \"Literal['sync', 'async']\" = 'sync'" in signature
+    # Args names every keyword, and the twins' help (enrich_iter, the async client's) is
+    # as complete.
+    twin = AsyncLeadEnrich("k", base_url="https://api.test")
+    for method in (
+        client.leads.enrich_many,
+        client.leads.enrich_iter,
+        twin.leads.enrich_many,
+        twin.leads.enrich_iter,
+    ):
+        text = help_text(method)
+        args = text[text.index("Args:") : text.index("Examples:")]
+        for key in ("leads", *BulkOptions.__annotations__):
+            assert f"    {key}: " in args, key
+    assert "][" not in (BulkOptions.__doc__ or "")  # no link syntax of the reference in help()
     assert "checkpoint: 'str | os.PathLike[str] | None' = None" in signature
     assert "**options" not in signature
     person = help_text(client.email.find)

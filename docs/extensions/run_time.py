@@ -19,6 +19,7 @@ import ast
 import importlib
 import inspect
 import pkgutil
+import re
 from functools import cache
 from typing import Any
 
@@ -68,8 +69,12 @@ def _shown_default(written: str | griffe.Expr | None, value: Any) -> str | griff
     if written is None or _is_literal(written) or value is inspect.Parameter.empty:
         return written
     shown = repr(value)
-    # `<function enrichment_fails at 0x...>` says less than the name it was written as.
-    return written if shown.startswith("<") else shown
+    if not shown.startswith("<"):
+        return shown
+    # `<function enrichment_fails at 0x...>` says less than the name it was written as,
+    # unless that name is a private module's (`_rules.enrichment_fails`), which no reader
+    # can import: then `...`, and the setting's own docs say what the default does.
+    return "..." if re.search(r"(?:^|\.)_[a-z]", str(written)) else written
 
 
 def _shown(written: griffe.Parameter | None, run_time: inspect.Parameter) -> griffe.Parameter:
@@ -114,6 +119,16 @@ class RunTimeSignatures(griffe.Extension):
                 returns=written.returns,
             ),
         )
+
+    def on_attribute(self, *, attr: griffe.Attribute, **kwargs: Any) -> None:
+        # A dataclass field's default, which griffe also makes the constructor's.
+        if (
+            attr.parent is not None
+            and attr.parent.is_class
+            and attr.value is not None
+            and not _is_literal(attr.value)
+        ):
+            attr.value = _shown_default(attr.value, run_time_object(attr.path))
 
     def on_function(self, *, func: griffe.Function, **kwargs: Any) -> None:
         found = run_time_object(func.path)

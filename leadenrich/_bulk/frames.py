@@ -24,8 +24,9 @@ def input_columns(given: LeadIn | Mapping[str, Any]) -> dict[str, Any]:
 def records_frame(records: list[dict[str, Any]], owner: str) -> Any:
     """The records as a `pandas.DataFrame`; `owner` names the method in the ImportError.
 
-    Integer columns with gaps are pandas' nullable `Int64`, so that the others stay whole
-    numbers.
+    Every missing value is pandas' `NA`, whatever the column: the columns take pandas'
+    nullable types (`Int64`, `Float64`, `boolean`, `string`), so that a score with gaps
+    stays a whole number and `None` and `NaN` never stand side by side for one thing.
     """
     try:
         # Through import_module: pandas is optional and its types are not ours to need.
@@ -34,12 +35,8 @@ def records_frame(records: list[dict[str, Any]], owner: str) -> Any:
         raise ImportError(
             f'{owner} needs pandas: pip install "leadenrich[notebook]" (or pandas alone)'
         ) from exc
-    frame = pandas.DataFrame.from_records(records)
-    for column in frame.columns:
-        values = [r.get(column) for r in records]
-        present = [v for v in values if v is not None]
-        whole = all(isinstance(v, int) and not isinstance(v, bool) for v in present)
-        if present and whole and len(present) < len(values):
-            # A missing value would otherwise turn 72 into 72.0 for every row.
-            frame[column] = frame[column].astype("Int64")
+    frame = pandas.DataFrame.from_records(records).convert_dtypes()
+    # A column of mixed or no values stays `object`, where pandas keeps the None.
+    for column in frame.select_dtypes(include="object").columns:
+        frame[column] = frame[column].where(frame[column].notna(), pandas.NA)
     return frame

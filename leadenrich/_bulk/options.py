@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Literal
 from typing_extensions import TypedDict, TypeIs
 
 from .._errors import InvalidRequestError
+from .._help import without_cross_references
 from .._signatures import keywords_from
 from .progress import ProgressOption
 
@@ -47,7 +48,7 @@ at the sync budget of 60 requests a minute."""
 
 
 class BulkOptions(TypedDict, total=False):
-    """The options of [`enrich_many`][leadenrich._resources.leads.Leads.enrich_many] and
+    """The options of [`enrich_many`][leadenrich.Leads.enrich_many] and
     `enrich_iter`, each optional.
 
     Examples:
@@ -96,6 +97,9 @@ BULK_DEFAULTS: BulkOptions = {
     "strategy": "sync",
 }
 """What a run does with an option left out."""
+
+# help(BulkOptions) reads its docstring without the reference's link targets.
+BulkOptions.__doc__ = without_cross_references(BulkOptions.__doc__)
 
 bulk_keywords = keywords_from(BulkOptions, BULK_DEFAULTS)
 """Shows the keys of `BulkOptions`, with their defaults, in a method's run-time signature."""

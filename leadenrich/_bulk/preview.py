@@ -18,7 +18,7 @@ from datetime import datetime, timezone
 from typing import TYPE_CHECKING, Any, Literal
 
 from .. import _lazy_models
-from .._display import plural
+from .._display import brief, html_fields, plural
 from .._endpoints import Call, list_leads
 from .._endpoints import usage as usage_call
 from .._errors import InvalidRequestError, LeadEnrichError
@@ -55,7 +55,7 @@ _DEFAULT_PAGE = 50
 """The spec's default `limit` of GET /leads."""
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class PreviewRow:
     """What a bulk run would do with one row of the input, and what it could cost.
 
@@ -99,6 +99,35 @@ class PreviewRow:
             115
         """
         return self.status == "new"
+
+    def __repr__(self) -> str:
+        # What the row tells: its status and what explains it; the input is one attribute away.
+        parts = [f"index={self.index}", f"status={self.status!r}"]
+        for name in ("duplicate_of", "stored_lead_id", "same_email_as"):
+            if getattr(self, name) is not None:
+                parts.append(f"{name}={getattr(self, name)!r}")
+        if self.sent_before:
+            parts.append("sent_before=True")
+        if self.error is not None:
+            parts.append(f"error={brief(self.error)!r}")
+        return f"PreviewRow({', '.join(parts)})"
+
+    def _repr_html_(self) -> str:
+        """What Jupyter shows: the row's lead, its status and what it may cost."""
+        given = input_columns(self.input)
+        return html_fields(
+            f"Row {self.index}: {self.status}",
+            [
+                ("company", given.get("input_company")),
+                ("domain", given.get("input_domain")),
+                ("may charge", "one credit at most" if self.may_charge else "nothing"),
+                ("repeats row", self.duplicate_of),
+                ("stored lead", self.stored_lead_id),
+                ("same email as row", self.same_email_as),
+                ("sent before", "yes: looked up before it is sent again" if self.sent_before else None),
+                ("error", self.error),
+            ],
+        )
 
 
 @dataclass(frozen=True)

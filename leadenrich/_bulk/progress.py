@@ -61,18 +61,37 @@ class _Bar:
 
 
 class _Lines:
-    """A plain text fallback when a bar was asked for but tqdm is not installed."""
+    """The text fallback when a bar was asked for but tqdm is not installed: on a terminal
+    one line, rewritten as each lead completes; elsewhere (a log, a pipe) a line at each
+    tenth of the run, so that 400 leads make 10 lines, not 400."""
 
     def __init__(self, total: int) -> None:
         self._total = total
         self._done = 0
+        self._failed = 0
+        self._live = sys.stderr.isatty()
+        self._tenths_shown = 0
 
     def update(self, outcome: BulkOutcome) -> None:
         self._done += 1
-        print(f"leadenrich: {self._done}/{plural(self._total, 'lead')} ({outcome.status})", file=sys.stderr)
+        if outcome.status in ("failed", "skipped"):
+            self._failed += 1
+        line = f"leadenrich: {self._done}/{plural(self._total, 'lead')}"
+        if self._failed:
+            line += f" ({self._failed} failed or not started)"
+        if self._live:
+            # Back to the start of the line, and clear what a longer line left there.
+            sys.stderr.write(f"\r{line}\x1b[K")
+            sys.stderr.flush()
+            return
+        tenths = self._done * 10 // max(self._total, 1)
+        if tenths > self._tenths_shown:
+            self._tenths_shown = tenths
+            print(line, file=sys.stderr)
 
     def close(self) -> None:
-        return None
+        if self._live and self._done:
+            sys.stderr.write("\n")
 
 
 def reporter(option: ProgressOption, total: int) -> Reporter:

@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal
 
 from .. import _lazy_models
-from .._display import brief, html_table, shorten
+from .._display import brief, html_fields, html_table, shorten
 from .._errors import APIStatusError, LeadEnrichError
 from .frames import input_columns, records_frame
 
@@ -83,6 +83,24 @@ class BulkOutcome:
             f"{flag}=True" for flag in ("resumed", "charged", "maybe_charged") if getattr(self, flag)
         )
         return f"BulkOutcome({', '.join(parts)})"
+
+    def _repr_html_(self) -> str:
+        """What Jupyter shows: the lead given, its status, the record or the error, the charge."""
+        lead = self.lead
+        return html_fields(
+            f"Lead {self.index}: {self.status}",
+            [
+                ("company", _given(self, "company")),
+                ("domain", _given(self, "domain")),
+                ("lead", lead.id if lead is not None else None),
+                ("score", f"{lead.enrichment.opportunity_score}/100" if lead is not None else None),
+                ("error", shorten(str(self.error), _ERROR_LIMIT) if self.error is not None else None),
+                ("charged", "yes" if self.charged else "maybe" if self.maybe_charged else "no"),
+                ("from", "an earlier run (the checkpoint)" if self.resumed else None),
+                ("repeats row", self.duplicate_of),
+                ("job", self.job_id),
+            ],
+        )
 
 
 @dataclass

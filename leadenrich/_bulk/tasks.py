@@ -31,8 +31,11 @@ def is_ambiguous(error: LeadEnrichError) -> bool:
         # Without a last object the deadline passed before a job was created (waiting for
         # an enrichment slot): nothing was sent.
         return error.last is not None
+    if isinstance(error, InternalServerError):
+        # Unless the service says it refunded the credit: then nothing is left to look up.
+        return not error.refunded
     # A 2xx whose body could not be read is an answer lost after the service did the work.
-    return isinstance(error, (InternalServerError, APIResponseValidationError))
+    return isinstance(error, APIResponseValidationError)
 
 
 @dataclass(frozen=True)

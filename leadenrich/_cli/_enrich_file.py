@@ -79,7 +79,7 @@ def enrich_file(args: argparse.Namespace) -> int:
     leads = read_leads(source)
     with connect(args) as client:
         if not args.no_estimate:
-            print(_estimate(client, leads, checkpoint), file=sys.stderr, flush=True)
+            print(_estimate(client, leads, checkpoint, args.max_credits), file=sys.stderr, flush=True)
         try:
             result, unreachable = _enrich(client, leads, args, checkpoint)
         except KeyboardInterrupt:
@@ -172,9 +172,10 @@ def nested_record(outcome: BulkOutcome) -> dict[str, Any]:
     }
 
 
-def _estimate(client: LeadEnrich, leads: LeadRows, checkpoint: Path) -> str:
+def _estimate(client: LeadEnrich, leads: LeadRows, checkpoint: Path, max_credits: int | str | None) -> str:
     """The preview's one line. A refused account or an unreachable service stops the
-    command there, before any lead is sent, with the exit code of that failure; any other
+    command there, before any lead is sent, with the exit code of that failure, and so do
+    credits that cannot pay for the run when no --max-credits says how far to go; any other
     failure leaves the estimate out, and the run goes on."""
     try:
         ahead = client.leads.preview_many(leads.rows, checkpoint=checkpoint, progress=sys.stderr.isatty())
@@ -186,6 +187,17 @@ def _estimate(client: LeadEnrich, leads: LeadRows, checkpoint: Path) -> str:
         raise CLIError(f"{message}; no lead was sent", code, in_1_0=in_1_0) from None
     except LeadEnrichError as exc:
         return f"leadenrich: no estimate: {one_line(shell_advice(str(exc)))}"
+    if not ahead.enough and max_credits is None:
+        # Sent anyway, the leads past the credits left would each meet a 402.
+        if ahead.fits:
+            advice = f"run with --max-credits auto to enrich the {plural(ahead.fits, 'lead')} that fit"
+        else:
+            advice = "the account has no enrichment credits left this month ('leadenrich usage' shows them)"
+        raise CLIError(
+            f"{ahead.summary()}; no lead was sent: {advice}",
+            ExitCode.CANNOT_PAY,
+            in_1_0=ExitCode.QUOTA,  # 1.0 sent them, and the leads past the credits met a 402
+        )
     return f"leadenrich: estimate: {ahead.summary()}"
 
 

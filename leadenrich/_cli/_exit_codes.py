@@ -14,8 +14,9 @@ from ._messages import shell_advice
 __all__ = ["CODES_VARIABLE", "EXIT_CODES", "CLIError", "ExitCode", "classify", "codes_asked", "status"]
 
 CODES_VARIABLE = "LEADENRICH_EXIT_CODES"
-"""Which exit codes the command gives where 2.0's differ from 1.x's: "1.0" (1.x's
-default) or "2.0" (2.0's, asked for now)."""
+"""Deprecated, gone in 2.0: "1.0" gives 1.0's exit codes where 1.2 changed them (a
+script written for 1.0 keeps working while it is changed); "2.0" (what 1.1 offered, to
+have today's codes) or unset: the codes of EXIT_CODES."""
 
 
 class ExitCode(IntEnum):
@@ -34,48 +35,21 @@ class ExitCode(IntEnum):
     INTERRUPTED = 130
 
 
+# One short line each, as `leadenrich --help` lists them; docs/cli.md has each in full.
 EXIT_CODES: tuple[tuple[ExitCode, str], ...] = (
-    (ExitCode.OK, "success (an email or mobile search that finds nothing is a success too)"),
-    (
-        ExitCode.ERROR,
-        "any other error, such as a 5xx from the service; enrich-file: a lead failed or was not "
-        f"started, or (until 2.0, see {CODES_VARIABLE}) the service was out of reach",
-    ),
-    (
-        ExitCode.USAGE,
-        "invalid usage or input: a bad option, no API key or base URL, a lead or search "
-        "rejected before sending, a 422 from the service",
-    ),
-    (ExitCode.AUTH, "authentication or permission: 401 (bad or missing key), 403 (plan without API access)"),
+    (ExitCode.OK, "success (a search that finds nothing too)"),
+    (ExitCode.ERROR, "any other error (a 5xx); enrich-file: a lead failed or was not started"),
+    (ExitCode.USAGE, "bad usage or input (a 422 too), no API key or address"),
+    (ExitCode.AUTH, "the key was refused (401) or the plan has no API access (403)"),
     (ExitCode.QUOTA, "quota or credits exhausted (402)"),
     (ExitCode.RATE_LIMITED, "rate limited (429), still after the retries"),
-    (ExitCode.NOT_FOUND, "not found (404): no such lead, job or lookup on this account"),
-    (
-        ExitCode.CONNECTION,
-        "the service could not be reached, or did not answer in time; enrich-file too, with "
-        f"{CODES_VARIABLE}=2.0 (the default from 2.0)",
-    ),
-    (
-        ExitCode.JOB,
-        "an enrichment job ended failed: it is over, and the message gives its error; until 2.0, "
-        "also --wait giving up",
-    ),
-    (ExitCode.CANNOT_PAY, "preview: the credits left do not cover what the run may charge"),
-    (
-        ExitCode.STILL_RUNNING,
-        "--wait gave up (--wait-timeout) while the job or lookup is still running; the message "
-        f"says how to follow it (with {CODES_VARIABLE}=2.0, the default from 2.0; 8 until then)",
-    ),
-    (
-        ExitCode.CHECKPOINT_IN_USE,
-        "enrich-file: another run holds the checkpoint and has not ended; no lead was sent (run "
-        "the same command again once it has: it goes on from what that run recorded)",
-    ),
-    (
-        ExitCode.INTERRUPTED,
-        "interrupted (Ctrl-C), fake-server included; fake-server stopped by SIGTERM (a service "
-        "manager's stop) exits 0",
-    ),
+    (ExitCode.NOT_FOUND, "no such lead, job or lookup (404)"),
+    (ExitCode.CONNECTION, "the service could not be reached or did not answer in time"),
+    (ExitCode.JOB, "an enrichment job failed"),
+    (ExitCode.CANNOT_PAY, "preview, enrich-file: the credits left do not cover the run"),
+    (ExitCode.STILL_RUNNING, "--wait gave up while the job or lookup still runs"),
+    (ExitCode.CHECKPOINT_IN_USE, "enrich-file: another run holds the checkpoint"),
+    (ExitCode.INTERRUPTED, "interrupted (Ctrl-C)"),
 )
 
 
@@ -89,38 +63,39 @@ class CLIError(Exception):
         self.message = message
         self.code = code
         self.in_1_0 = in_1_0
-        """The exit code 1.x gives the same failure, where 2.0's differs (see `status`)."""
+        """The exit code 1.0 gave the same failure, where today's differs (see `status`)."""
 
 
-# The 2.0 exit codes a failure always gave otherwise in 1.x, and what each 2.0 code tells.
+# The codes of 1.2 that 1.0 gave otherwise, for LEADENRICH_EXIT_CODES=1.0, and what each tells.
 _IN_1_0 = {ExitCode.STILL_RUNNING: ExitCode.JOB}
 _WHY = {
     ExitCode.STILL_RUNNING: "still running, look again later",
     ExitCode.CONNECTION: "the service out of reach",
+    ExitCode.CANNOT_PAY: "the credits left do not cover the run",
 }
 
 
 def codes_asked() -> str:
-    """The exit codes asked for: "1.0" unless CODES_VARIABLE says "2.0"."""
-    value = os.environ.get(CODES_VARIABLE, "").strip() or "1.0"
+    """The exit codes asked for: "2.0" (today's) unless CODES_VARIABLE says "1.0"."""
+    value = os.environ.get(CODES_VARIABLE, "").strip() or "2.0"
     if value not in ("1.0", "2.0"):
         raise CLIError(
-            f"{CODES_VARIABLE} must be 1.0 (1.x's exit codes, the default) or 2.0 (the codes 2.0 "
-            f"gives, asked for now), not {value!r}"
+            f"{CODES_VARIABLE} must be 1.0 (1.0's exit codes, until 2.0) or 2.0 (today's, as when it "
+            f"is not set), not {value!r}"
         )
     return value
 
 
 def status(exc: BaseException, code: ExitCode) -> tuple[int, str | None]:
-    """The exit status of `exc`, classified `code`, and a note for the user where 1.x's
-    code is given and 2.0's differs: a script written for 1.0 keeps working through 1.x,
-    and learns what to change before 2.0."""
+    """The exit status of `exc`, classified `code`, and a note for the user where
+    LEADENRICH_EXIT_CODES=1.0 asks for 1.0's code and today's differs: the script that
+    set it learns what to change before 2.0, which drops the setting."""
     old = exc.in_1_0 if isinstance(exc, CLIError) and exc.in_1_0 is not None else _IN_1_0.get(code)
     if old is None or codes_asked() == "2.0":
         return code, None
     return old, (
-        f"exit status {int(old)}, as 1.x gives it here; 2.0 exits {int(code)} ({_WHY[code]}): "
-        f"set {CODES_VARIABLE}=2.0 to have it now"
+        f"exit status {int(old)}, 1.0's, as {CODES_VARIABLE}=1.0 asks; without it {int(code)} "
+        f"({_WHY[code]}), the only code from 2.0"
     )
 
 

@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import argparse
+import re
 import signal
 import socket
 import sys
 import threading
 from types import FrameType
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from ._exit_codes import ExitCode
 from ._messages import one_line
@@ -23,9 +24,13 @@ def fake_server(args: argparse.Namespace) -> int:
     from ..testing import FakeServer
 
     try:
-        server = FakeServer(host=args.host, port=args.port, time_scale=args.time_scale)
+        settings = _settings(args)
+        server = FakeServer(host=args.host, port=args.port, **settings)
     except ValueError as exc:
-        return _fail(str(exc), status=2)
+        # FakeSettings names its fields; here they are options: FakeSettings.tier is --tier.
+        return _fail(
+            re.sub(r"FakeSettings\.(\w+)", lambda m: "--" + m[1].replace("_", "-"), str(exc)), status=2
+        )
     busy = _cannot_listen(args.host, args.port)
     if busy is not None:
         return _fail(busy)
@@ -52,6 +57,27 @@ def fake_server(args: argparse.Namespace) -> int:
     # Ctrl-C is an interruption (130, as the exit-code table says); SIGTERM is how a
     # service manager or a script stops a server it started: a clean stop.
     return ExitCode.INTERRUPTED if signal.SIGINT in signals else ExitCode.OK
+
+
+def _settings(args: argparse.Namespace) -> dict[str, Any]:
+    """The FakeSettings the options ask for; ValueError, in the options' words, for a wrong one."""
+    from ..testing import FakeSettings
+
+    settings: dict[str, Any] = {"time_scale": args.time_scale, "tier": args.tier}
+    for name in ("monthly_leads", "credits", "mobile_credits"):
+        if getattr(args, name) is not None:
+            settings[name] = getattr(args, name)
+    points = FakeSettings.open_points()
+    listed = "; ".join(f"{name}: {', '.join(values)}" for name, values in points.items())
+    for given in args.open:
+        name, _, value = given.partition("=")
+        name = name.strip().replace("-", "_")
+        if name not in points:
+            raise ValueError(f"--open {given}: no open point {name!r}; the points and their values: {listed}")
+        if value.strip() not in points[name]:
+            raise ValueError(f"--open {given}: {name} is one of {', '.join(points[name])}")
+        settings[name] = value.strip()
+    return settings
 
 
 def _cannot_listen(host: str, port: int) -> str | None:

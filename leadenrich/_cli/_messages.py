@@ -21,6 +21,11 @@ _CLI_PHRASES = (
     ("client.usage() shows", "'leadenrich usage' shows"),
     ("run enrich_many again with the same checkpoint", "run the same command again"),
     ("max_credits=", "--max-credits "),
+    (
+        "`leadenrich.testing.connect()` gives a client of it in place of `LeadEnrich()`, or run "
+        "`leadenrich fake-server` in a shell and export the variables it prints",
+        "run `leadenrich fake-server` in another terminal and export the variables it prints",
+    ),
 )
 _CONNECTION_KEYWORDS = ("api_key", "base_url")
 

@@ -7,7 +7,6 @@ the SDK, and are imported only when their command runs.
 from __future__ import annotations
 
 import argparse
-import textwrap
 from typing import Any, NoReturn, Protocol
 
 from .. import __version__
@@ -24,18 +23,16 @@ class _Commands(Protocol):
 
 _EPILOG = """\
 environment:
-  LEADENRICH_API_KEY    the API key, when --api-key is not given (preferred: a key on
-                        the command line shows in the shell history and process list)
-  LEADENRICH_BASE_URL   the service's address, when --base-url is not given
-  LEADENRICH_EXIT_CODES 2.0 to have 2.0's exit codes now (10 for a --wait that gave
-                        up, 7 for enrich-file stopped by an outage); 1.0 (the default)
-                        keeps 1.x's
+  LEADENRICH_API_KEY   the API key, when --api-key is not given (preferred: a key on the
+                       command line shows in the shell history and process list)
+  LEADENRICH_BASE_URL  the service's address, when --base-url is not given
 
 exit codes:
 {codes}
 
-Every error is one line on stderr starting with "leadenrich: error:" (a line starting
-"leadenrich: note:" may follow); the API key is never printed. Run `leadenrich COMMAND --help` for a command's options.
+An error is one line on stderr starting "leadenrich: error:"; the key is never printed.
+The documentation's command-line page has each exit code in full.
+Try it without a key: `leadenrich fake-server` prints what to export.
 """
 
 
@@ -46,10 +43,7 @@ class _Parser(argparse.ArgumentParser):
 
 
 def build_parser() -> argparse.ArgumentParser:
-    codes = "\n".join(
-        textwrap.fill(text, 80, initial_indent=f"  {int(code):<4}", subsequent_indent=" " * 6)
-        for code, text in EXIT_CODES
-    )
+    codes = "\n".join(f"  {int(code):<4} {text}" for code, text in EXIT_CODES)
     parser = _Parser(
         prog="leadenrich",
         description="Enrich leads and find emails and mobile numbers with the Lead Enrichment API v1.",
@@ -205,8 +199,9 @@ def _enrich_file(commands: _Commands) -> None:
         "Every finished lead is saved to a checkpoint file as it completes: running the same "
         "command again skips the leads already enriched, so they are never paid for twice. "
         "Ctrl-C lets the leads in flight finish (they are paid for) before it stops. Exits 1 "
-        "when a lead failed or was not started (3 or 4 when the service refused the account); "
-        "the output file is written either way.",
+        "when a lead failed or was not started, 7 when the service is out of reach, 9 when the "
+        "estimate says the credits left do not cover the run (nothing is sent); the output file "
+        "is written whenever a lead was sent.",
     )
     command.add_argument("input", metavar="INPUT.csv", help="the leads, one per row, with a header row")
     command.add_argument(
@@ -322,8 +317,7 @@ def _jobs(commands: _Commands) -> None:
         "get",
         "show an enrichment job",
         "Show an enrichment job and, once it is done, its lead. With --wait, a job that ends failed "
-        "exits 8, and so does one still running when --wait-timeout runs out (10 with "
-        "LEADENRICH_EXIT_CODES=2.0).",
+        "exits 8, one still running when --wait-timeout runs out 10.",
     )
     get.add_argument("job_id", metavar="ID", help="the job id printed by `enrich`")
     _wait_options(get, "job")
@@ -359,7 +353,7 @@ def _fake_server(commands: _Commands) -> None:
         help="serve the fake Lead Enrichment API until Ctrl-C",
         description=(
             "Serve the bundled fake of the Lead Enrichment API v1 (needs the `fake` extra: "
-            "pip install 'leadenrich[fake]'). Prints the base URL and a ready Growth API key."
+            "pip install 'leadenrich[fake]'). Prints the base URL and a ready API key (Growth unless --tier says otherwise)."
         ),
     )
     command.add_argument("--host", default="127.0.0.1", help="address to listen on (default: %(default)s)")
@@ -372,6 +366,35 @@ def _fake_server(commands: _Commands) -> None:
         default=1.0,
         metavar="X",
         help="multiply every duration by X: 1.0 is real time (default), 0.01 makes a 30 s enrichment take 0.3 s",
+    )
+    account = command.add_argument_group("the ready key's account (to try a 402 or a 403)")
+    account.add_argument(
+        "--tier",
+        default="growth",
+        help="its plan: growth (default), scale or enterprise; free or starter are refused with 403",
+    )
+    account.add_argument(
+        "--monthly-leads",
+        type=_count,
+        metavar="N",
+        help="its enrichments a month (default: 1000); 0 answers every enrichment 402",
+    )
+    account.add_argument(
+        "--credits",
+        type=_count,
+        metavar="N",
+        help="enrichment credits bought beyond the month's (default: 0)",
+    )
+    account.add_argument("--mobile-credits", type=_count, metavar="N", help="mobile credits (default: 100)")
+    command.add_argument(
+        "--open",
+        action="append",
+        default=[],
+        metavar="POINT=VALUE",
+        help=(
+            "how to read a point the spec leaves open, such as list_shape=bare; repeat it for "
+            "several (the testing page of the documentation lists them; a wrong one lists them too)"
+        ),
     )
     command.set_defaults(command="fake-server")
 

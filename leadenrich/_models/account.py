@@ -4,6 +4,7 @@ from typing import Any, cast
 
 from pydantic import Field, model_validator
 
+from .._display import html_fields
 from .base import ResponseModel
 
 __all__ = ["ApiCalls", "Health", "MobileCredits", "MonthlyLeads", "UsageOut"]
@@ -63,6 +64,23 @@ class UsageOut(ResponseModel):
     monthly_leads: MonthlyLeads = Field(description="The enrichment quota.")
     mobile_credits: MobileCredits = Field(description="The mobile credit pool.")
     api_calls_this_month: ApiCalls = Field(description="Request counts.")
+
+    def _repr_html_(self) -> str:
+        """What Jupyter shows: the plan, the credits used and left, the requests."""
+        leads, mobile, calls = self.monthly_leads, self.mobile_credits, self.api_calls_this_month
+        limit = "no limit" if leads.effective_limit is None else f"{leads.effective_limit}"
+        left = "" if leads.effective_limit is None else f", {max(0, leads.effective_limit - leads.used)} left"
+        return html_fields(
+            f"Usage this month ({self.tier})",
+            [
+                ("enrichments", f"{leads.used} of {limit}{left}"),
+                (
+                    "mobile credits",
+                    f"{mobile.balance} left ({mobile.used} used of {mobile.purchased} bought)",
+                ),
+                ("API calls", f"{calls.total} ({calls.this_key} with this key)"),
+            ],
+        )
 
 
 class Health(ResponseModel):

@@ -15,6 +15,8 @@ from .._bulk.iteration import AsyncBulkIterator, AsyncOpenIterations, Halt, Open
 from .._bulk.options import DEFAULT_MAX_STORED, BulkOptions, bulk_keywords
 from .._bulk.scan_progress import ScanProgress
 from .._endpoints import LeadLike
+from .._help import with_args_of
+from .._signatures import spelled_out
 from .._types import DataFrameLike
 from ._link import AsyncNamespace, SyncNamespace
 
@@ -29,7 +31,7 @@ BulkInput = Iterable[LeadLike | Mapping[str, Any]] | DataFrameLike
 
 
 class BulkEnrichment(SyncNamespace):
-    """The bulk methods of [`Leads`][leadenrich._resources.leads.Leads]."""
+    """The bulk methods of [`Leads`][leadenrich.Leads]."""
 
     _iterations: OpenIterations
 
@@ -37,7 +39,7 @@ class BulkEnrichment(SyncNamespace):
     def enrich_iter(self, leads: BulkInput, **options: Unpack[BulkOptions]) -> Iterator[BulkOutcome]:
         """Enrich many leads, yielding each lead's outcome as it completes.
 
-        Takes the same arguments as [`enrich_many`][leadenrich._resources.leads.Leads.enrich_many].
+        Takes the same arguments as [`enrich_many`][leadenrich.Leads.enrich_many].
         Stopping the iteration early lets the leads already started finish (they are paid
         for) and writes them to the checkpoint.
 
@@ -60,16 +62,24 @@ class BulkEnrichment(SyncNamespace):
         it is called failed. Identical rows are one lead: enriched once, and every copy
         gets its outcome (`duplicate_of`).
 
-        The run's options are the keys of [`BulkOptions`][leadenrich.BulkOptions], each
-        optional: `concurrency` (5), `max_credits` (a number, `"auto"` for what the
-        account has left, or None), `checkpoint` (a JSONL file that makes the run
-        resumable, held by the run until it ends: a second run on it raises
-        LeadEnrichError before it sends anything), `progress`, `poll_interval` and
-        `strategy` (`"sync"` or `"async"`).
+        The keywords are the keys of [`BulkOptions`][leadenrich.BulkOptions], each optional.
 
         Args:
             leads: LeadIn objects, dicts of LeadIn fields, or a pandas DataFrame whose
                 columns include `company` and `domain` (other columns are ignored).
+            concurrency: Leads enriched at once (default 5, the platform's limit).
+            max_credits: Start no new lead once this many credits could be spent; `"auto"`:
+                what the account has left (read from `usage()` first); None: no limit.
+                The leads not started are reported `skipped`.
+            checkpoint: A JSONL file that makes the run resumable: a rerun with it skips
+                the leads already enriched and charges nothing twice. Held by the run until
+                it ends: a second run on it raises LeadEnrichError before sending anything.
+            progress: None: a progress bar when interactive (tqdm installed); True: always;
+                False: never; or a callable given each BulkOutcome as it completes.
+            poll_interval: The `async` strategy's pause between polls of a job; None polls
+                each job by its age, as `enrich_and_wait` does.
+            strategy: `"sync"` (default: one blocking request per lead) or `"async"` (a job
+                per lead, polled).
 
         Examples:
             >>> result = client.leads.enrich_many(
@@ -83,6 +93,7 @@ class BulkEnrichment(SyncNamespace):
 
         return BulkResult(list(self.enrich_iter(leads, **options)))
 
+    @spelled_out
     def preview_many(
         self,
         leads: BulkInput,
@@ -91,7 +102,7 @@ class BulkEnrichment(SyncNamespace):
         max_stored: int | None = DEFAULT_MAX_STORED,
         progress: ScanProgress = None,
     ) -> BulkPreview:
-        """What [`enrich_many`][leadenrich._resources.leads.Leads.enrich_many] would charge for
+        """What [`enrich_many`][leadenrich.Leads.enrich_many] would charge for
         these leads, and whether the account can pay; nothing is charged.
 
         Reads the rows exactly as `enrich_many` does (the same validation and messages),
@@ -120,13 +131,13 @@ class BulkEnrichment(SyncNamespace):
 
 
 class AsyncBulkEnrichment(AsyncNamespace):
-    """The bulk methods of [`AsyncLeads`][leadenrich._resources.leads.AsyncLeads]."""
+    """The bulk methods of [`AsyncLeads`][leadenrich.AsyncLeads]."""
 
     _iterations: AsyncOpenIterations
 
     @bulk_keywords
     def enrich_iter(self, leads: BulkInput, **options: Unpack[BulkOptions]) -> AsyncBulkIterator:
-        """Enrich many leads, yielding outcomes as they complete; see [`Leads.enrich_many`][leadenrich._resources.leads.Leads.enrich_many].
+        """Enrich many leads, yielding outcomes as they complete; see [`Leads.enrich_many`][leadenrich.Leads.enrich_many].
 
         Cancelling the consuming task (or stopping the iteration) starts no new lead and
         lets the leads in flight finish, since the service enriches and charges them
@@ -148,9 +159,12 @@ class AsyncBulkEnrichment(AsyncNamespace):
 
     @bulk_keywords
     async def enrich_many(self, leads: BulkInput, **options: Unpack[BulkOptions]) -> BulkResult:
-        """Enrich many leads at once; see [`Leads.enrich_many`][leadenrich._resources.leads.Leads.enrich_many].
+        """Enrich many leads at once, as fast as the platform's limits allow; awaitable.
 
-        Works with a plain `await` in a Jupyter notebook.
+        As [`Leads.enrich_many`][leadenrich.Leads.enrich_many]: one lead's failure never
+        stops the others, 429s are waited out, a lead whose answer was lost is looked up
+        before it is called failed, identical rows are enriched once. Works with a plain
+        `await` in a Jupyter notebook.
 
         Examples:
             >>> result = await client.leads.enrich_many(rows, checkpoint="leads.jsonl")
@@ -159,6 +173,7 @@ class AsyncBulkEnrichment(AsyncNamespace):
 
         return BulkResult([outcome async for outcome in self.enrich_iter(leads, **options)])
 
+    @spelled_out
     async def preview_many(
         self,
         leads: BulkInput,
@@ -167,7 +182,7 @@ class AsyncBulkEnrichment(AsyncNamespace):
         max_stored: int | None = DEFAULT_MAX_STORED,
         progress: ScanProgress = None,
     ) -> BulkPreview:
-        """What `enrich_many` would charge; see [`Leads.preview_many`][leadenrich._resources.leads.Leads.preview_many].
+        """What `enrich_many` would charge; see [`Leads.preview_many`][leadenrich.Leads.preview_many].
 
         Examples:
             >>> preview = await client.leads.preview_many(rows, checkpoint="run.jsonl")
@@ -177,3 +192,9 @@ class AsyncBulkEnrichment(AsyncNamespace):
         return await self._link.run(
             preview(Draft.read(leads, checkpoint, max_stored), progress, self._link.owner)
         )
+
+
+# Written once, on the sync enrich_many (which the API reference shows); help() of its
+# twins, which the reference describes beside it, reads the same Args.
+for _twin in (BulkEnrichment.enrich_iter, AsyncBulkEnrichment.enrich_iter, AsyncBulkEnrichment.enrich_many):
+    with_args_of(_twin, BulkEnrichment.enrich_many)

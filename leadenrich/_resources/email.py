@@ -74,7 +74,7 @@ class EmailWithRawResponse(SyncNamespace):
         extra_query: ExtraQuery = None,
         **person: Unpack[PersonQuery],
     ) -> APIResponse[EmailFindOut]:
-        """[`Email.find`][leadenrich._resources.email.Email.find], with the HTTP response.
+        """[`Email.find`][leadenrich.Email.find], with the HTTP response.
 
         Examples:
             >>> raw = client.email.with_raw_response.find(linkedin_url="https://linkedin.com/in/ada")
@@ -106,7 +106,7 @@ class AsyncEmail(AsyncNamespace):
         extra_query: ExtraQuery = None,
         **person: Unpack[PersonQuery],
     ) -> EmailFindOut:
-        """[`Email.find`][leadenrich._resources.email.Email.find], awaitable.
+        """[`Email.find`][leadenrich.Email.find], awaitable.
 
         Examples:
             >>> result = await client.email.find(linkedin_url="https://linkedin.com/in/ada")

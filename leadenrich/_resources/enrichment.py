@@ -22,7 +22,7 @@ __all__ = ["AsyncEnrichment", "Enrichment"]
 
 
 class Enrichment(SyncNamespace):
-    """The enrichment methods of [`Leads`][leadenrich._resources.leads.Leads]."""
+    """The enrichment methods of [`Leads`][leadenrich.Leads]."""
 
     def enrich(
         self,
@@ -84,7 +84,7 @@ class Enrichment(SyncNamespace):
         once on one client stay within the platform's ceiling instead of collecting
         `upstream_full` 429s. `timeout` (300 s by default) covers waiting for a slot, the
         job and the polling. The job is polled as
-        [`Jobs.wait`][leadenrich._resources.jobs.Jobs.wait] polls it: `poll_interval`
+        [`Jobs.wait`][leadenrich.Jobs.wait] polls it: `poll_interval`
         apart from its creation on when given; else first a second after its creation (a
         deduped job is done at once), then by its age.
 
@@ -119,7 +119,7 @@ class Enrichment(SyncNamespace):
 
 
 class AsyncEnrichment(AsyncNamespace):
-    """The enrichment methods of [`AsyncLeads`][leadenrich._resources.leads.AsyncLeads]."""
+    """The enrichment methods of [`AsyncLeads`][leadenrich.AsyncLeads]."""
 
     async def enrich(
         self,
@@ -130,7 +130,7 @@ class AsyncEnrichment(AsyncNamespace):
         extra_headers: ExtraHeaders = None,
         extra_query: ExtraQuery = None,
     ) -> EnrichJobCreated:
-        """[`Leads.enrich`][leadenrich._resources.leads.Leads.enrich], awaitable.
+        """[`Leads.enrich`][leadenrich.Leads.enrich], awaitable.
 
         Examples:
             >>> job = await client.leads.enrich({"company": "Acme", "domain": "acme.com"})
@@ -146,7 +146,7 @@ class AsyncEnrichment(AsyncNamespace):
         extra_headers: ExtraHeaders = None,
         extra_query: ExtraQuery = None,
     ) -> LeadOut:
-        """[`Leads.enrich_sync`][leadenrich._resources.leads.Leads.enrich_sync], awaitable.
+        """[`Leads.enrich_sync`][leadenrich.Leads.enrich_sync], awaitable.
 
         Examples:
             >>> lead = await client.leads.enrich_sync({"company": "Acme", "domain": "acme.com"})
@@ -165,7 +165,7 @@ class AsyncEnrichment(AsyncNamespace):
         extra_headers: ExtraHeaders = None,
         extra_query: ExtraQuery = None,
     ) -> LeadOut:
-        """[`Leads.enrich_and_wait`][leadenrich._resources.leads.Leads.enrich_and_wait], awaitable;
+        """[`Leads.enrich_and_wait`][leadenrich.Leads.enrich_and_wait], awaitable;
         cancelling the awaiting task stops the polling at once.
 
         Examples:

@@ -121,7 +121,7 @@ class JobsWithRawResponse(SyncNamespace):
         extra_headers: ExtraHeaders = None,
         extra_query: ExtraQuery = None,
     ) -> APIResponse[JobOut]:
-        """[`Jobs.get`][leadenrich._resources.jobs.Jobs.get], with the HTTP response.
+        """[`Jobs.get`][leadenrich.Jobs.get], with the HTTP response.
 
         Examples:
             >>> raw = client.jobs.with_raw_response.get("job_123")
@@ -152,7 +152,7 @@ class AsyncJobs(AsyncNamespace):
         extra_headers: ExtraHeaders = None,
         extra_query: ExtraQuery = None,
     ) -> JobOut:
-        """[`Jobs.get`][leadenrich._resources.jobs.Jobs.get], awaitable.
+        """[`Jobs.get`][leadenrich.Jobs.get], awaitable.
 
         Examples:
             >>> job = await client.jobs.get("job_123")
@@ -171,7 +171,7 @@ class AsyncJobs(AsyncNamespace):
         extra_headers: ExtraHeaders = None,
         extra_query: ExtraQuery = None,
     ) -> JobOut:
-        """[`Jobs.wait`][leadenrich._resources.jobs.Jobs.wait], awaitable; cancelling the awaiting
+        """[`Jobs.wait`][leadenrich.Jobs.wait], awaitable; cancelling the awaiting
         task stops the polling at once.
 
         Examples:

@@ -56,5 +56,5 @@ class AsyncLeads(AsyncStoredLeads, AsyncBulkEnrichment, AsyncEnrichment):
 
     @cached_property
     def with_raw_response(self) -> AsyncLeadsWithRawResponse:
-        """[`Leads.with_raw_response`][leadenrich._resources.leads.Leads.with_raw_response], awaitable."""
+        """[`Leads.with_raw_response`][leadenrich.Leads.with_raw_response], awaitable."""
         return AsyncLeadsWithRawResponse(self._link)

@@ -36,7 +36,7 @@ class LeadsWithRawResponse(SyncNamespace):
         extra_headers: ExtraHeaders = None,
         extra_query: ExtraQuery = None,
     ) -> APIResponse[EnrichJobCreated]:
-        """[`Leads.enrich`][leadenrich._resources.leads.Leads.enrich], with the HTTP response.
+        """[`Leads.enrich`][leadenrich.Leads.enrich], with the HTTP response.
 
         Examples:
             >>> raw = client.leads.with_raw_response.enrich({"company": "Acme", "domain": "acme.com"})
@@ -54,7 +54,7 @@ class LeadsWithRawResponse(SyncNamespace):
         extra_headers: ExtraHeaders = None,
         extra_query: ExtraQuery = None,
     ) -> APIResponse[LeadOut]:
-        """[`Leads.enrich_sync`][leadenrich._resources.leads.Leads.enrich_sync], with the HTTP response.
+        """[`Leads.enrich_sync`][leadenrich.Leads.enrich_sync], with the HTTP response.
 
         Examples:
             >>> raw = client.leads.with_raw_response.enrich_sync({"company": "Acme", "domain": "acme.com"})
@@ -73,7 +73,7 @@ class LeadsWithRawResponse(SyncNamespace):
         extra_headers: ExtraHeaders = None,
         extra_query: ExtraQuery = None,
     ) -> APIResponse[LeadPage]:
-        """[`Leads.list`][leadenrich._resources.leads.Leads.list], with the HTTP response.
+        """[`Leads.list`][leadenrich.Leads.list], with the HTTP response.
 
         Examples:
             >>> raw = client.leads.with_raw_response.list(limit=20)
@@ -90,7 +90,7 @@ class LeadsWithRawResponse(SyncNamespace):
         extra_headers: ExtraHeaders = None,
         extra_query: ExtraQuery = None,
     ) -> APIResponse[LeadOut]:
-        """[`Leads.get`][leadenrich._resources.leads.Leads.get], with the HTTP response.
+        """[`Leads.get`][leadenrich.Leads.get], with the HTTP response.
 
         Examples:
             >>> raw = client.leads.with_raw_response.get("ld_123")
@@ -108,7 +108,7 @@ class LeadsWithRawResponse(SyncNamespace):
         extra_headers: ExtraHeaders = None,
         extra_query: ExtraQuery = None,
     ) -> APIResponse[LeadDeleted]:
-        """[`Leads.delete`][leadenrich._resources.leads.Leads.delete], with the HTTP response.
+        """[`Leads.delete`][leadenrich.Leads.delete], with the HTTP response.
 
         Examples:
             >>> raw = client.leads.with_raw_response.delete("ld_123")
@@ -126,7 +126,7 @@ class LeadsWithRawResponse(SyncNamespace):
         extra_headers: ExtraHeaders = None,
         extra_query: ExtraQuery = None,
     ) -> APIResponse[LeadOut]:
-        """[`Leads.re_enrich`][leadenrich._resources.leads.Leads.re_enrich], with the HTTP response.
+        """[`Leads.re_enrich`][leadenrich.Leads.re_enrich], with the HTTP response.
 
         Examples:
             >>> raw = client.leads.with_raw_response.re_enrich("ld_123")

@@ -90,7 +90,7 @@ class Mobile(SyncNamespace):
         """Poll a lookup until it is `settled` (number found) or `refunded` (none; free).
 
         Polled at once, then `poll_interval` apart; without it, 1 s apart growing 1.5x per
-        poll up to 5 s, as [`Jobs.wait`][leadenrich._resources.jobs.Jobs.wait] polls a job
+        poll up to 5 s, as [`Jobs.wait`][leadenrich.Jobs.wait] polls a job
         it does not know. Past `timeout` (300 s by default) raises PollTimeoutError with `.last`.
 
         Examples:
@@ -182,7 +182,7 @@ class MobileWithRawResponse(SyncNamespace):
         extra_query: ExtraQuery = None,
         **person: Unpack[PersonQuery],
     ) -> APIResponse[MobileFindOut]:
-        """[`Mobile.find`][leadenrich._resources.mobile.Mobile.find], with the HTTP response.
+        """[`Mobile.find`][leadenrich.Mobile.find], with the HTTP response.
 
         Examples:
             >>> raw = client.mobile.with_raw_response.find(linkedin_url="https://linkedin.com/in/ada")
@@ -200,7 +200,7 @@ class MobileWithRawResponse(SyncNamespace):
         extra_headers: ExtraHeaders = None,
         extra_query: ExtraQuery = None,
     ) -> APIResponse[MobileFindOut]:
-        """[`Mobile.get`][leadenrich._resources.mobile.Mobile.get], with the HTTP response.
+        """[`Mobile.get`][leadenrich.Mobile.get], with the HTTP response.
 
         Examples:
             >>> raw = client.mobile.with_raw_response.get("mob_123")
@@ -232,7 +232,7 @@ class AsyncMobile(AsyncNamespace):
         extra_query: ExtraQuery = None,
         **person: Unpack[PersonQuery],
     ) -> MobileFindOut:
-        """[`Mobile.find`][leadenrich._resources.mobile.Mobile.find], awaitable.
+        """[`Mobile.find`][leadenrich.Mobile.find], awaitable.
 
         Examples:
             >>> lookup = await client.mobile.find(linkedin_url="https://linkedin.com/in/ada")
@@ -249,7 +249,7 @@ class AsyncMobile(AsyncNamespace):
         extra_headers: ExtraHeaders = None,
         extra_query: ExtraQuery = None,
     ) -> MobileFindOut:
-        """[`Mobile.get`][leadenrich._resources.mobile.Mobile.get], awaitable.
+        """[`Mobile.get`][leadenrich.Mobile.get], awaitable.
 
         Examples:
             >>> lookup = await client.mobile.get("mob_123")
@@ -268,7 +268,7 @@ class AsyncMobile(AsyncNamespace):
         extra_headers: ExtraHeaders = None,
         extra_query: ExtraQuery = None,
     ) -> MobileFindOut:
-        """[`Mobile.wait`][leadenrich._resources.mobile.Mobile.wait], awaitable; cancelling the
+        """[`Mobile.wait`][leadenrich.Mobile.wait], awaitable; cancelling the
         awaiting task stops the polling at once.
 
         Examples:
@@ -289,7 +289,7 @@ class AsyncMobile(AsyncNamespace):
         extra_query: ExtraQuery = None,
         **person: Unpack[PersonQuery],
     ) -> MobileFindOut:
-        """[`Mobile.find_and_wait`][leadenrich._resources.mobile.Mobile.find_and_wait], awaitable.
+        """[`Mobile.find_and_wait`][leadenrich.Mobile.find_and_wait], awaitable.
 
         Examples:
             >>> lookup = await client.mobile.find_and_wait(linkedin_url="https://linkedin.com/in/ada")

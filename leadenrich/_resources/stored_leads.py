@@ -19,7 +19,7 @@ __all__ = ["AsyncStoredLeads", "StoredLeads"]
 
 
 class StoredLeads(SyncNamespace):
-    """The methods of [`Leads`][leadenrich._resources.leads.Leads] on stored leads."""
+    """The methods of [`Leads`][leadenrich.Leads] on stored leads."""
 
     def list(
         self,
@@ -114,7 +114,7 @@ class StoredLeads(SyncNamespace):
 
 
 class AsyncStoredLeads(AsyncNamespace):
-    """The methods of [`AsyncLeads`][leadenrich._resources.leads.AsyncLeads] on stored leads."""
+    """The methods of [`AsyncLeads`][leadenrich.AsyncLeads] on stored leads."""
 
     async def list(
         self,
@@ -125,7 +125,7 @@ class AsyncStoredLeads(AsyncNamespace):
         extra_headers: ExtraHeaders = None,
         extra_query: ExtraQuery = None,
     ) -> LeadPage[Awaited]:
-        """[`Leads.list`][leadenrich._resources.leads.Leads.list], awaitable; so are the
+        """[`Leads.list`][leadenrich.Leads.list], awaitable; so are the
         page's `next_page()`, and its `iter_pages()` is an async iterator.
 
         Examples:
@@ -161,7 +161,7 @@ class AsyncStoredLeads(AsyncNamespace):
         extra_headers: ExtraHeaders = None,
         extra_query: ExtraQuery = None,
     ) -> LeadOut:
-        """[`Leads.get`][leadenrich._resources.leads.Leads.get], awaitable.
+        """[`Leads.get`][leadenrich.Leads.get], awaitable.
 
         Examples:
             >>> lead = await client.leads.get("ld_123")
@@ -178,7 +178,7 @@ class AsyncStoredLeads(AsyncNamespace):
         extra_headers: ExtraHeaders = None,
         extra_query: ExtraQuery = None,
     ) -> LeadDeleted:
-        """[`Leads.delete`][leadenrich._resources.leads.Leads.delete], awaitable.
+        """[`Leads.delete`][leadenrich.Leads.delete], awaitable.
 
         Examples:
             >>> deleted = await client.leads.delete("ld_123")
@@ -195,7 +195,7 @@ class AsyncStoredLeads(AsyncNamespace):
         extra_headers: ExtraHeaders = None,
         extra_query: ExtraQuery = None,
     ) -> LeadOut:
-        """[`Leads.re_enrich`][leadenrich._resources.leads.Leads.re_enrich], awaitable.
+        """[`Leads.re_enrich`][leadenrich.Leads.re_enrich], awaitable.
 
         Examples:
             >>> lead = await client.leads.re_enrich("ld_123")

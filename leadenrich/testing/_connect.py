@@ -8,23 +8,44 @@ testing/ uses its models and public names only): the clients, and the ManualCloc
 from __future__ import annotations
 
 import dataclasses
+import inspect
 import os
 from collections.abc import AsyncGenerator, Generator
 from contextlib import asynccontextmanager, contextmanager
-from typing import Any
+
+from typing_extensions import Unpack
 
 from .._client import AsyncLeadEnrich, LeadEnrich
 from .._clock import ManualClock
+from .._config import ClientSettings
+from .._signatures import Described, keywords_from
 from ._server import FakeServer
 
 __all__ = ["ManualClock", "aconnect", "async_client_for", "client_for", "connect"]
 
 
-def client_for(server: FakeServer, **options: Any) -> LeadEnrich:
+# What a client bound to a server takes from it when left out; the rest, the client's own defaults.
+_FROM_SERVER = ("api_key", "base_url", "clock", "rate_limits")
+_SERVER_S = Described("the server's")
+server_options = keywords_from(
+    ClientSettings,
+    {
+        name: _SERVER_S if name in _FROM_SERVER else parameter.default
+        for name, parameter in inspect.signature(LeadEnrich).parameters.items()
+        if name in ClientSettings.__annotations__
+    },
+)
+"""Shows the client settings `client_for` and its kin take, in their run-time signature."""
+
+
+@server_options
+def client_for(server: FakeServer, **options: Unpack[ClientSettings]) -> LeadEnrich:
     """A LeadEnrich on `server` with its ready key (or `api_key=`), on its clock and paced to its limits.
 
     On the server's [`clock`][leadenrich.testing.FakeServer.clock], every wait of the
-    client (polls, back-offs, pacing, deadlines) runs as fast as the server does.
+    client (polls, back-offs, pacing, deadlines) runs as fast as the server does. Any
+    other setting of the client may be given (`timeout=`, `max_retries=`, ...); a
+    mistyped one is an error for type checkers, and a TypeError when called.
 
     Examples:
         >>> with FakeServer() as server, client_for(server) as client:
@@ -33,8 +54,11 @@ def client_for(server: FakeServer, **options: Any) -> LeadEnrich:
     return LeadEnrich(**_on_server(server, options))
 
 
-def async_client_for(server: FakeServer, **options: Any) -> AsyncLeadEnrich:
+@server_options
+def async_client_for(server: FakeServer, **options: Unpack[ClientSettings]) -> AsyncLeadEnrich:
     """An AsyncLeadEnrich on `server` with its ready key, on its clock and paced to its limits.
+
+    Takes the settings [`client_for`][leadenrich.testing.client_for] takes.
 
     Examples:
         >>> with FakeServer() as server:
@@ -44,10 +68,11 @@ def async_client_for(server: FakeServer, **options: Any) -> AsyncLeadEnrich:
     return AsyncLeadEnrich(**_on_server(server, options))
 
 
-def _on_server(server: FakeServer, options: dict[str, Any]) -> dict[str, Any]:
+def _on_server(server: FakeServer, options: ClientSettings) -> ClientSettings:
     options.setdefault("api_key", server.api_key)  # another of its keys may be given
     options.setdefault("base_url", server.url)
-    clock = options.setdefault("clock", server.clock)
+    clock = options.get("clock") or server.clock
+    options["clock"] = clock
     # The server's window, in seconds of the client's clock (the spec's 60 on the server's).
     period = server.settings.rate_window / clock.scale
     options.setdefault("rate_limits", dataclasses.replace(server.rate_limits, period=period))
@@ -55,14 +80,13 @@ def _on_server(server: FakeServer, options: dict[str, Any]) -> dict[str, Any]:
 
 
 @contextmanager
-def connect(**options: Any) -> Generator[LeadEnrich, None, None]:
+@server_options
+def connect(**options: Unpack[ClientSettings]) -> Generator[LeadEnrich, None, None]:
     """A client of the real API when `LEADENRICH_API_KEY` is set, else of a fake server.
 
     The fake server runs for the duration of the `with` block. This is how the examples
-    run anywhere: with your key against the service, without one against the fake.
-
-    Args:
-        **options: Client options (`timeout`, `max_retries`, ...).
+    run anywhere: with your key against the service, without one against the fake. It
+    takes the client's settings (`timeout=`, `max_retries=`, ...).
 
     Examples:
         >>> from leadenrich.testing import connect
@@ -78,7 +102,8 @@ def connect(**options: Any) -> Generator[LeadEnrich, None, None]:
 
 
 @asynccontextmanager
-async def aconnect(**options: Any) -> AsyncGenerator[AsyncLeadEnrich, None]:
+@server_options
+async def aconnect(**options: Unpack[ClientSettings]) -> AsyncGenerator[AsyncLeadEnrich, None]:
     """The async twin of [`connect`][leadenrich.testing.connect].
 
     Examples:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from types import TracebackType
 from typing import TYPE_CHECKING, Any
 from urllib.parse import quote
@@ -181,6 +182,25 @@ class FakeServer:
         traceback: TracebackType | None,
     ) -> None:
         self.stop()
+
+    async def __aenter__(self) -> Self:
+        """`async with FakeServer() as server:`, as in an async test or a notebook cell.
+
+        Starting and stopping wait on a thread, so the event loop goes on meanwhile.
+
+        Examples:
+            >>> async with FakeServer() as server, async_client_for(server) as client:
+            ...     await client.usage()
+        """
+        return await asyncio.to_thread(self.start)
+
+    async def __aexit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        traceback: TracebackType | None,
+    ) -> None:
+        await asyncio.to_thread(self.stop)
 
     def __repr__(self) -> str:
         where = self._url or "not running"

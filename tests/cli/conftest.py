@@ -36,7 +36,7 @@ class Result:
 
     @property
     def note(self) -> str | None:
-        """The note after the error (1.x's exit code given where 2.0's differs), if any."""
+        """The note after the error (1.0's exit code, as LEADENRICH_EXIT_CODES=1.0 asks), if any."""
         notes = [line for line in self.err.splitlines() if line.startswith("leadenrich: note: ")]
         assert len(notes) <= 1, self.err
         return notes[0] if notes else None

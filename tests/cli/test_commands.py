@@ -39,6 +39,17 @@ def test_health_needs_no_key(run: Run, server: FakeServer) -> None:
     }
 
 
+def test_no_key_says_how_to_try_the_fake_server(run: Run) -> None:
+    result = run.bare("usage")
+    assert result.code == 2
+    assert result.error == (
+        "leadenrich: error: no --api-key or --base-url given: pass --api-key and --base-url or set the "
+        "LEADENRICH_API_KEY and LEADENRICH_BASE_URL environment variables. To try the SDK without a key, "
+        'use the bundled fake server (pip install "leadenrich[fake]"): run `leadenrich fake-server` in '
+        "another terminal and export the variables it prints"
+    )
+
+
 def test_usage(run: Run, server: FakeServer) -> None:
     result = run("usage")
     assert result.code == 0
@@ -296,7 +307,12 @@ def test_help_documents_exit_codes_and_environment(run: Run) -> None:
         assert text in result.out
     for code in range(11):
         assert re.search(rf"^  {code:<4}", result.out, re.MULTILINE)
-    assert re.search(r"^  10  --wait gave up .* still running", result.out, re.MULTILINE)
+    assert re.search(r"^  10   --wait gave up while the job or lookup still runs$", result.out, re.MULTILINE)
+    # One code a line, and no word of another version's codes: the caveats are in docs/cli.md.
+    assert re.search(r"^exit codes:\n(  \d+ +\S.*\n){13}\n", result.out, re.MULTILINE), result.out
+    assert "LEADENRICH_EXIT_CODES" not in result.out
+    assert "2.0" not in result.out
+    assert len(result.out.splitlines()) <= 60
     file_help = run.bare("enrich-file", "--help").out
     assert "OUTPUT.checkpoint.jsonl" in file_help
 

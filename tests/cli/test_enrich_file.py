@@ -93,7 +93,10 @@ def test_jsonl_keeps_the_error_as_an_object(run: Run, server: FakeServer, tmp_pa
     }
     assert record["error"]["type"] == "InternalServerError"
     assert record["error"]["status"] == 502
-    assert "leadenrich leads list" in record["error"]["message"]  # advice in command-line terms
+    # The service's refund, and one piece of advice to go with it: nothing to look up.
+    assert record["error"]["message"].endswith(
+        "so nothing was charged or stored for it (nothing to look up)."
+    )
 
 
 def test_a_second_run_resumes_from_the_checkpoint(run: Run, server: FakeServer, tmp_path: Path) -> None:
@@ -141,7 +144,8 @@ def test_failed_leads_exit_1_and_keep_their_row(run: Run, server: FakeServer, tm
     rows = read_csv(out)
     assert [row["status"] for row in rows] == ["failed", "enriched", "failed"]
     assert [row["error_type"] for row in rows] == ["InvalidRequestError", "", "InternalServerError"]
-    assert "'leadenrich leads list'" in rows[2]["error"]  # advice in commands, not Python
+    assert "the credit was refunded" in rows[2]["error"]
+    assert "client." not in rows[2]["error"]  # no advice in Python
     assert "client." not in rows[2]["error"]
     # The first row failed, yet the enrichment columns sit between the lead and the error.
     columns = list(rows[0])
@@ -228,6 +232,52 @@ def test_max_credits_leaves_the_rest_not_started(run: Run, server: FakeServer, t
     assert rows[1]["error"] == "not started: --max-credits 1 is reached (1 credit spent)"
     assert result.err.rstrip().endswith("run the same command again to retry them: nothing is paid twice")
     assert server.state.charged("enrichment", key=server.api_key) == 1
+
+
+@pytest.mark.parametrize(
+    ("quota", "advice"),
+    [
+        (0, "the account has no enrichment credits left this month ('leadenrich usage' shows them)"),
+        (1, "run with --max-credits auto to enrich the 1 lead that fit"),
+    ],
+)
+def test_credits_that_cannot_pay_stop_the_run_before_sending(
+    run: Run, server: FakeServer, tmp_path: Path, quota: int, advice: str
+) -> None:
+    # Sent anyway, every lead past the credits left would meet a 402.
+    key = server.add_key(monthly_leads=quota, credits=0)
+    out = tmp_path / "out.csv"
+    result = run("enrich-file", write(tmp_path, LEADS), "-o", str(out), key=key)
+    assert result.code == 9
+    assert result.error == (
+        f"leadenrich: error: 3 leads: 3 to enrich; at most 3 credits, {quota} left: not enough: "
+        f"{quota} of 3 leads to enrich fit; no lead was sent: {advice}"
+    )
+    assert server.state.leads() == []
+    assert 402 not in server.state.status_counts(key)
+    assert not out.exists()
+    if quota:
+        # What the advice says: the lead that fits is enriched, the others are not started.
+        fitted = run("enrich-file", write(tmp_path, LEADS), "-o", str(out), "--max-credits", "auto", key=key)
+        assert fitted.code == 1
+        assert [row["status"] for row in read_csv(out)] == ["enriched", "skipped", "skipped"]
+        assert server.state.charged("enrichment", key=key) == 1
+        assert 402 not in server.state.status_counts(key)
+
+
+def test_credits_that_cannot_pay_exit_4_with_the_1_0_codes(
+    run: Run, server: FakeServer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A script written for 1.0 read the 402s' 4; it keeps it, nothing sent, and learns of 9.
+    monkeypatch.setenv("LEADENRICH_EXIT_CODES", "1.0")
+    key = server.add_key(monthly_leads=0, credits=0)
+    result = run("enrich-file", write(tmp_path, LEADS), "-o", str(tmp_path / "out.csv"), key=key)
+    assert result.code == 4
+    assert result.note == (
+        "leadenrich: note: exit status 4, 1.0's, as LEADENRICH_EXIT_CODES=1.0 asks; without it 9 "
+        "(the credits left do not cover the run), the only code from 2.0"
+    )
+    assert server.state.leads() == []
 
 
 @pytest.mark.parametrize(("tier", "quota", "code"), [("starter", 1000, 3), ("growth", 0, 4)])

@@ -159,14 +159,14 @@ def test_an_unreachable_service_exits_7(run: Run, closed_port: int) -> None:
     assert "before the request was sent" in result.error
 
 
-@pytest.mark.parametrize("codes", ["1.0", "2.0"])
+@pytest.mark.parametrize("codes", ["", "2.0", "1.0"])
 def test_enrich_file_stops_at_the_first_connection_failure_and_exits_7(
     run: Run, closed_port: int, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, codes: str
 ) -> None:
-    # An outage is not 23 failed leads: the run stops, and the exit code says why (1.x's
-    # exit codes by default: 1, as 1.0 gave, with a note saying 2.0's 7 and how to have it).
+    # An outage is not 23 failed leads: the run stops, and the exit code says why: 7, as
+    # `usage` gives. LEADENRICH_EXIT_CODES=1.0 (deprecated) gives 1.0's 1, and a note of 7.
     monkeypatch.setenv("LEADENRICH_EXIT_CODES", codes)
-    outage = 7 if codes == "2.0" else 1
+    outage = 1 if codes == "1.0" else 7
     source, out = tmp_path / "leads.csv", tmp_path / "out.csv"
     source.write_text("company,domain\n" + "".join(f"Co{n},co{n}.com\n" for n in range(23)))
     unreachable = (
@@ -181,9 +181,9 @@ def test_enrich_file_stops_at_the_first_connection_failure_and_exits_7(
     assert estimated.code == outage
     assert estimated.note == (
         None
-        if codes == "2.0"
-        else "leadenrich: note: exit status 1, as 1.x gives it here; 2.0 exits 7 (the service out "
-        "of reach): set LEADENRICH_EXIT_CODES=2.0 to have it now"
+        if codes != "1.0"
+        else "leadenrich: note: exit status 1, 1.0's, as LEADENRICH_EXIT_CODES=1.0 asks; without it 7 "
+        "(the service out of reach), the only code from 2.0"
     )
     assert estimated.error.startswith(
         "leadenrich: error: GET /api/v1/usage failed before the request was sent"
@@ -196,7 +196,7 @@ def test_enrich_file_stops_at_the_first_connection_failure_and_exits_7(
     )
     assert result.code == outage
     summary, error = result.err.splitlines()[:2]
-    assert (result.note is None) == (codes == "2.0")
+    assert (result.note is None) == (codes != "1.0")
     assert (
         summary == f"leadenrich: 23 leads: 0 enriched, 1 failed, 22 not started; 0 credits spent; wrote {out}"
     )
@@ -236,8 +236,8 @@ def test_an_unknown_exit_code_setting_fails_before_anything_is_sent(
     result = run("enrich", *ACME, "--wait", *FAST)
     assert result.code == 2
     assert result.error == (
-        "leadenrich: error: LEADENRICH_EXIT_CODES must be 1.0 (1.x's exit codes, the default) or "
-        f"2.0 (the codes 2.0 gives, asked for now), not {value!r}"
+        "leadenrich: error: LEADENRICH_EXIT_CODES must be 1.0 (1.0's exit codes, until 2.0) or 2.0 "
+        f"(today's, as when it is not set), not {value!r}"
     )
     assert server.state.jobs() == []
     assert server.state.charged("enrichment") == 0
@@ -261,17 +261,17 @@ def test_a_wait_that_gives_up_exits_10_and_says_how_to_go_on(
     run: Run, make_server: MakeServer, monkeypatch: pytest.MonkeyPatch, codes: str
 ) -> None:
     # 10, not a failed job's 8: the job is still running, and a script may look again later.
-    # 1.x's exit codes (the default) give 8, as 1.0 did, and a note of 2.0's 10.
+    # LEADENRICH_EXIT_CODES=1.0 (deprecated) gives 8, as 1.0 did, and a note of 10.
     monkeypatch.setenv("LEADENRICH_EXIT_CODES", codes)
-    still = 10 if codes == "2.0" else 8
+    still = 8 if codes == "1.0" else 10
     server = make_server(enrichment_seconds=(1000.0, 1000.0), mobile_lookup_seconds=(1000.0, 1000.0))
     result = run("enrich", *ACME, "--wait", "--wait-timeout", "0.2", "--poll-interval", "0.05", server=server)
     assert result.code == still
     assert result.note == (
         None
-        if codes == "2.0"
-        else "leadenrich: note: exit status 8, as 1.x gives it here; 2.0 exits 10 (still running, "
-        "look again later): set LEADENRICH_EXIT_CODES=2.0 to have it now"
+        if codes != "1.0"
+        else "leadenrich: note: exit status 8, 1.0's, as LEADENRICH_EXIT_CODES=1.0 asks; without it 10 "
+        "(still running, look again later), the only code from 2.0"
     )
     (job,) = server.state.jobs()
     assert f"leadenrich jobs get {job.job_id} --wait" in result.error

@@ -94,11 +94,35 @@ def test_a_busy_port_is_one_line_naming_it(capsys: pytest.CaptureFixture[str]) -
     )
 
 
-@pytest.fixture
-def served() -> Iterator[tuple[subprocess.Popen[str], str, str]]:
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["--tier", "gold"], "--tier must be one of free, starter, growth, scale, enterprise; got 'gold'"),
+        (
+            ["--open", "list_shape=flat"],
+            "--open list_shape=flat: list_shape is one of items, bare, leads, data, results",
+        ),
+        (
+            ["--open", "colour=blue"],
+            "--open colour=blue: no open point 'colour'; the points and their values: job_admission: queue, upstream_full; ",
+        ),
+    ],
+)
+def test_a_wrong_account_or_open_point_exits_2_before_serving(
+    argv: list[str], message: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["fake-server", *argv]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert captured.err.startswith(f"leadenrich: error: {message}")
+    assert len(captured.err.splitlines()) == 1
+
+
+def serve(*flags: str) -> Iterator[tuple[subprocess.Popen[str], str, str]]:
+    """`leadenrich fake-server` with `flags`, running; its URL and ready key."""
     env = {**os.environ, "PYTHONUNBUFFERED": "1"}
     process = subprocess.Popen(
-        [*CLI, "fake-server", "--time-scale", "0.01"],
+        [*CLI, "fake-server", "--time-scale", "0.01", *flags],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
@@ -112,7 +136,7 @@ def served() -> Iterator[tuple[subprocess.Popen[str], str, str]]:
             break
     text = "".join(lines)
     url = re.search(r"running at (http://127\.0\.0\.1:\d+)", text)
-    key = re.search(r"API key \(growth\): (le_live_\w+)", text)
+    key = re.search(r"API key \(\w+\): (le_live_\w+)", text)
     assert url, text
     assert key, text
     assert f"export LEADENRICH_BASE_URL={url[1]}" in text
@@ -123,6 +147,36 @@ def served() -> Iterator[tuple[subprocess.Popen[str], str, str]]:
         if process.poll() is None:
             process.kill()
         process.communicate(timeout=10)
+
+
+@pytest.fixture
+def served() -> Iterator[tuple[subprocess.Popen[str], str, str]]:
+    yield from serve()
+
+
+def test_fake_server_takes_an_account_and_open_points_from_the_shell() -> None:
+    # A 402 and a bare list to try from a shell; a 403 from --tier starter, the same way.
+    flags = (
+        "--tier",
+        "scale",
+        "--monthly-leads",
+        "0",
+        "--open",
+        "list_shape=bare",
+        "--open",
+        "list-order=oldest_first",
+    )
+    for process, url, key in serve(*flags):
+        with httpx.Client(base_url=url + "/api/v1", trust_env=False, verify=False) as http:
+            auth = {"Authorization": f"Bearer {key}"}
+            usage = http.get("/usage", headers=auth).json()
+            assert (usage["tier"], usage["monthly_leads"]["effective_limit"]) == ("scale", 0)
+            refused = http.post(
+                "/leads/enrich", json={"lead": {"company": "Acme", "domain": "acme.com"}}, headers=auth
+            )
+            assert refused.status_code == 402
+            assert http.get("/leads", headers=auth).json() == []
+        process.send_signal(signal.SIGTERM)
 
 
 @pytest.mark.parametrize(("stop", "code"), [(signal.SIGINT, 130), (signal.SIGTERM, 0)])

@@ -144,6 +144,15 @@ async def test_a_bulk_result_in_jupyter_is_counts_credits_and_a_small_table(clie
     first = result.outcomes[1].lead
     assert first is not None
     assert f"<td>{first.id}</td><td>{first.enrichment.opportunity_score}</td>" in html
+    # One outcome renders too: the lead given, its status, its record or its error.
+    one = result.outcomes[1]._repr_html_()
+    assert one.startswith("<div><strong>Lead 1: enriched</strong>")
+    assert f"<td style='text-align:left'>{first.id}</td>" in one
+    assert "<th style='text-align:left'>charged</th><td style='text-align:left'>yes</td>" in one
+    failed = result.outcomes[-1]._repr_html_()
+    assert "Lead 12: failed" in failed
+    assert "gone.fail" in failed
+    assert "<th style='text-align:left'>charged</th><td style='text-align:left'>no</td>" in failed
 
 
 async def test_a_lead_in_jupyter_is_company_score_rationale_and_tags(client: Client) -> None:

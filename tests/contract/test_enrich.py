@@ -78,7 +78,12 @@ async def test_a_refunded_sync_failure_reads_as_one_account_of_the_charge(
     # The service's detail comes first, then why the SDK did not send it again: the
     # second part must leave room for the first, not deny it.
     assert message.index("the credit was refunded") < message.index("It was not sent again")
-    assert "only the service's own words (such as a refund) tell whether this one was charged" in message
+    # One piece of advice: the service's refund stands, and there is nothing to look up.
+    assert message.endswith(
+        "the credit was refunded. It was not sent again: the service says the credit was refunded, "
+        "so nothing was charged or stored for it (nothing to look up)."
+    )
+    assert "client.leads.iter()" not in message
     assert "does not prove that nothing was charged" not in message
     assert server.state.charged("enrichment") == 0
 

@@ -87,11 +87,29 @@ async def test_without_tqdm_plain_lines_when_asked_for(
     client: Client, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     stderr_is_a_terminal(monkeypatch)
+    # One line on a terminal, rewritten in place as each lead completes.
     assert await enrich(client, capsys, progress=True) == (
-        "leadenrich: 1/2 leads (enriched)\nleadenrich: 2/2 leads (enriched)\n"
+        "\rleadenrich: 1/2 leads\x1b[K\rleadenrich: 2/2 leads\x1b[K\n"
     )
     # Interactive, but not asked for: the default shows a bar only with tqdm.
     assert await enrich(client, capsys) == ""
+
+
+@pytest.mark.usefixtures("without_tqdm")
+async def test_without_tqdm_a_log_gets_a_line_a_tenth(
+    client: Client, capsys: pytest.CaptureFixture[str]
+) -> None:
+    rows: list[LeadDict] = [{"company": f"Co{n}", "domain": f"co{n}.com"} for n in range(24)]
+    rows[5] = {"company": "Doomed", "domain": "doomed.fail"}  # the fake fails this enrichment
+    capsys.readouterr()
+    result = await call(client.leads.enrich_many(rows, concurrency=5, progress=True))
+    assert result.failed == 1
+    lines = capsys.readouterr().err.splitlines()
+    # 24 leads: a line once 3, 5, 8, 10, 12, 15, 17, 20, 22 and 24 are done, not 24 lines.
+    assert len(lines) == 10, lines
+    assert lines[-1] == "leadenrich: 24/24 leads (1 failed or not started)"
+    done = [int(line.split()[1].split("/")[0]) for line in lines]
+    assert done == [3, 5, 8, 10, 12, 15, 17, 20, 22, 24]
 
 
 async def test_the_preview_reading_counts_stored_leads(

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import inspect
 import statistics
 import subprocess
 import sys
@@ -10,7 +11,7 @@ import time
 import httpx
 import pytest
 
-from leadenrich.testing import FakeServer
+from leadenrich.testing import FakeServer, async_client_for, client_for
 from tests.helpers import MakeServer, api_client, lead
 
 
@@ -37,6 +38,24 @@ def test_start_and_stop_without_a_context_manager() -> None:
     finally:
         server.stop()
     server.stop()  # stopping twice is harmless
+
+
+@pytest.mark.anyio
+async def test_async_with_starts_and_stops_it() -> None:
+    async with FakeServer() as server, async_client_for(server) as client:
+        assert server.running
+        assert (await client.usage()).tier == "growth"
+    assert not server.running
+
+
+def test_a_mistyped_client_setting_is_refused(server: FakeServer) -> None:
+    with pytest.raises(TypeError, match="timeot"):
+        client_for(server, timeot=5)  # type: ignore[call-arg]  # pyright: ignore[reportCallIssue]
+    # help() and Jupyter show the settings it takes, and which the server gives.
+    shown = inspect.signature(async_client_for)
+    assert list(shown.parameters)[:3] == ["server", "api_key", "base_url"]
+    assert repr(shown.parameters["api_key"].default) == "<the server's>"
+    assert shown.parameters["max_retries"].default == 2
 
 
 def test_servers_are_independent() -> None:

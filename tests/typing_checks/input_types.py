@@ -23,6 +23,7 @@ from leadenrich import (
     UsageOut,
 )
 from leadenrich._models.leads import Awaited
+from leadenrich.testing import FakeServer, async_client_for, client_for, connect
 
 
 def sync_client(client: LeadEnrich, rows: list[dict[str, str]]) -> None:
@@ -78,3 +79,15 @@ async def async_client(client: AsyncLeadEnrich) -> None:
     async for each in page.iter_pages():
         assert_type(each, LeadPage[Awaited])
     len(page.next_page())  # type: ignore[arg-type]  # pyright: ignore[reportArgumentType]
+
+
+async def on_a_fake_server(server: FakeServer) -> None:
+    # The clients bound to a fake server take the client's settings, and no typo of one.
+    assert_type(client_for(server, timeout=5), LeadEnrich)
+    assert_type(async_client_for(server, max_retries=0), AsyncLeadEnrich)
+    async_client_for(server, timeot=5)  # type: ignore[call-arg]  # pyright: ignore[reportCallIssue]
+    client_for(server, max_retrys=0)  # type: ignore[call-arg]  # pyright: ignore[reportCallIssue]
+    with connect(max_retrys=0):  # type: ignore[call-arg]  # pyright: ignore[reportCallIssue]
+        pass
+    async with FakeServer() as started:
+        assert_type(started, FakeServer)
