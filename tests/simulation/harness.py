@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import gc
+import json
 import logging
 import random
 from collections.abc import Callable
@@ -61,6 +62,8 @@ class Observed:
     errors: list[str] = field(default_factory=list[str])
     checkpoint: Any = None
     """The checkpoint as the next run reads it (a Resume), or why it could not be read."""
+    inherited: bool = False
+    """The checkpoint held lines of earlier runs when the run started."""
 
 
 @dataclass
@@ -85,8 +88,22 @@ class Disk:
         self.data = bytearray()
         self.owner: MemoryJournal | None = None
 
-    def journal(self, process: Process) -> MemoryJournal:
-        return MemoryJournal(self, process)
+    def journal(self, process: Process, full_at: int | None = None) -> MemoryJournal:
+        return MemoryJournal(self, process, full_at)
+
+    def as_written_by_1_0(self) -> None:
+        """Rewrite the complete lines as 1.0 wrote them: a `started` line did not say
+        whether the lead was sent as a job, and no line said whose the checkpoint is, nor
+        a job's id, nor a lost answer."""
+        complete = self.data[: self.data.rfind(b"\n") + 1]
+        lines: list[bytes] = []
+        for line in bytes(complete).splitlines():
+            entry = json.loads(line)
+            if entry.get("event") in ("owner", "job", "lost"):
+                continue
+            entry.pop("as_job", None)
+            lines.append(json.dumps(entry, separators=(",", ":")).encode())
+        self.data[: len(complete)] = b"".join(line + b"\n" for line in lines)
 
 
 class MemoryJournal:
@@ -96,11 +113,14 @@ class MemoryJournal:
 
     name = "run.jsonl"
 
-    def __init__(self, disk: Disk, process: Process) -> None:
+    def __init__(self, disk: Disk, process: Process, full_at: int | None = None) -> None:
         self.disk = disk
         self.process = process
         self.failure: LeadEnrichError | None = None
         self._pending: list[tuple[str, Future[None]]] = []
+        self._full_at = full_at
+        """The disk is full from the n-th line appended on."""
+        self._appended = 0
 
     def read(self) -> bytes:
         data = self.disk.data
@@ -121,6 +141,14 @@ class MemoryJournal:
         written.set_running_or_notify_cancel()
         if self.disk.owner is not self:
             written.set_exception(LeadEnrichError(f"checkpoint {self.name} is not held by this run"))
+            return written
+        self._appended += 1
+        if self.failure is None and self._full_at is not None and self._appended > self._full_at:
+            self.failure = LeadEnrichError(
+                f"checkpoint {self.name} cannot be written: [Errno 28] No space left on device"
+            )
+        if self.failure is not None:
+            written.set_exception(self.failure)
             return written
         if not self._pending:
             self.disk.world.after(self.disk.rng.uniform(0.0005, 0.02), self._sync)
@@ -183,10 +211,12 @@ def simulate(schedule: Schedule, *, trace: bool = False) -> World_:
     collecting = gc.isenabled()
     gc.disable()
     try:
-        specs = [*schedule.runs, RunSpec(strategy="sync", gap=QUIET)]
+        # Two last runs: what the first leaves maybe charged (its own lost answers, a
+        # gateway in front of the service timing out for good), the second looks up.
+        specs = [*schedule.runs, RunSpec(strategy="sync", gap=QUIET), RunSpec(strategy="sync")]
         for index, spec in enumerate(specs):
             world.run_until(world.now + spec.gap)
-            process = Process(index, clean=index == len(specs) - 1)
+            process = Process(index, clean=index >= len(schedule.runs))
             sim.runs.append(_run(sim, spec, process, random.Random(rng.random())))
     finally:
         if collecting:
@@ -210,9 +240,13 @@ def _run(sim: World_, spec: RunSpec, process: Process, rng: random.Random) -> Ob
     schedule, world = sim.schedule, sim.world
     loop = SimLoop(world, rng)
     observed = Observed(spec, process)
-    journal = sim.disk.journal(process)
+    journal = sim.disk.journal(process, spec.disk_full)
+    observed.inherited = bool(journal.read())
+    # Another account's key matters on a checkpoint an earlier run wrote; a run that starts
+    # the checkpoint makes it its account's (a shrunk schedule may leave it the first).
+    process.account = spec.account if observed.inherited else "own"
     client = SimClient(
-        api_key="le_live_simulated_key",
+        api_key=f"le_live_{process.account}_simulated_key",
         base_url="http://service.invalid",
         http_client=_HTTP,
         clock=SimClock(
@@ -233,7 +267,7 @@ def _run(sim: World_, spec: RunSpec, process: Process, rng: random.Random) -> Ob
             checkpoint = Checkpoint(journal=journal)
             if spec.preview:
                 draft = Draft.read(rows, checkpoint, None)
-                observed.preview = await link.run(preview(draft, False))
+                observed.preview = await link.run(preview(draft, False, link.owner))
                 observed.credits_left = None if quota is None else max(0, quota - sim.service.used)
             batch = prepare(
                 rows,
@@ -281,6 +315,8 @@ def _run(sim: World_, spec: RunSpec, process: Process, rng: random.Random) -> Ob
             observed.errors.append("the program ended with its run still holding the checkpoint")
     loop.close()
     sim.disk.owner = None  # the process is over: the OS lets go of what it held
+    if spec.legacy:
+        sim.disk.as_written_by_1_0()
     try:
         observed.checkpoint = Checkpoint(journal=MemoryJournal(sim.disk, process)).load()
     except LeadEnrichError as exc:

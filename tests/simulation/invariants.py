@@ -15,6 +15,13 @@
   made just before it said at most.
 - `run_failed`: a run the user did not stop ended with every row's outcome, raised
   nothing, and left no task behind; `unreadable_checkpoint`: the next run can read it.
+- `lead_unsettled` (liveness): once the faults stop, every lead ends: the last run leaves
+  none `maybe_charged`, but for two records no reader can tell apart (`_tied`), and for a
+  job creation the service never took in while nothing of the last run ran through the
+  platform's slots after it (nothing the client can see shows the queue moved past it:
+  the spec bounds no job's wait, so only a later enrichment that ran proves it never will).
+- `resumed_under_another_account`: a run reports a lead enriched with a record its own
+  account does not hold (a checkpoint carried to another account's key).
 """
 
 from __future__ import annotations
@@ -26,6 +33,7 @@ from itertools import pairwise
 
 from leadenrich._bulk.checkpoint import Resume
 from leadenrich._bulk.inputs import read_items
+from leadenrich._bulk.results import BulkOutcome
 from leadenrich._errors import LeadEnrichError
 
 from .harness import Observed, World_
@@ -52,10 +60,15 @@ def check(sim: World_) -> list[Violation]:
         if item.invalid is None:
             rows_of.setdefault(item.key, []).append(item.index)
     service = sim.service
-    net = service.net_charges()
+    # One lead paid on two accounts is paid twice.
+    net: dict[str, int] = {}
+    for account in sim.network.accounts.values():
+        for key, paid in account.net_charges().items():
+            net[key] = net.get(key, 0) + paid
     for key, paid in net.items():
         if paid > 1:
-            requests = sorted({c.request for c in service.charges if c.key == key and c.amount > 0})
+            charges = [c for account in sim.network.accounts.values() for c in account.charges]
+            requests = sorted({c.request for c in charges if c.key == key and c.amount > 0})
             found.append(
                 Violation("charged_twice", f"rows {rows_of.get(key)} paid {paid} times (requests {requests})")
             )
@@ -79,6 +92,7 @@ def check(sim: World_) -> list[Violation]:
                     "paid_lead_lost", f"row {rows_of[key][0]} paid for {kept}, the last run says: {said}"
                 )
             )
+    found += _unsettled(sim, rows_of, by_row)
     kept_by_request = service.kept_by_request()
     records = {r.id: r for r in service.records}
     for observed in sim.runs:
@@ -112,6 +126,15 @@ def _run_checks(
             )
     kept = sum(kept_by_request.get(s.number, 0) for s in sent)
     spec = observed.spec
+    held = {r.id for r in sim.network.account(process.account).records}
+    foreign = [o.index for o in observed.outcomes if o.lead is not None and o.lead.id not in held]
+    if foreign:
+        found.append(
+            Violation(
+                "resumed_under_another_account",
+                f"{name} reports rows {foreign} with records its account ({process.account}) does not hold",
+            )
+        )
     if spec.max_credits is not None:
         limit = observed.credits_left if spec.max_credits == "auto" else spec.max_credits
         if limit is not None and kept > limit:
@@ -203,6 +226,30 @@ def _tied(sim: World_, key: str) -> bool:
     # The stamps as written (to the minute, jittered): what the plan reads.
     margin = _RESOLUTION.get(service.settings.stamps, 0.0) + _MARGIN
     return any(later - earlier <= margin for earlier, later in pairwise(written))
+
+
+def _unsettled(sim: World_, rows_of: dict[str, list[int]], by_row: dict[int, BulkOutcome]) -> list[Violation]:
+    """Leads the last run, with no fault, still left `maybe_charged`, where something could
+    have settled them."""
+    found: list[Violation] = []
+    kept = sim.service.kept_by_request()
+    queued_maybe = any(run.spec.strategy == "async" or run.spec.legacy for run in sim.runs[:-1])
+    for key, rows in rows_of.items():
+        outcome = by_row.get(rows[0])
+        if outcome is None or not outcome.maybe_charged or _tied(sim, key):
+            continue
+        posts = [s for s in sim.network.sent if s.key == key and s.method == "POST"]
+        if queued_maybe and (not posts or kept.get(posts[-1].number, 0) <= 0):
+            # Its last start may have been a job creation, which the service then made into
+            # no record: never taken in, failed, or deduped. Nothing the client can see
+            # tells that from a job still waiting in the queue, but a later job that ran.
+            continue
+        found.append(
+            Violation(
+                "lead_unsettled", f"row {rows[0]} is left maybe charged by the last run: {outcome.error}"
+            )
+        )
+    return found
 
 
 def _stale(sim: World_, observed: Observed, sent: list[Sent], records: dict[str, Record]) -> int:

@@ -13,7 +13,7 @@ import asyncio
 import json
 import random
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import httpx
@@ -47,6 +47,8 @@ class Process:
     """The loop iteration in which the user stopped the run, if they did."""
     watch: Callable[[str], None] | None = None
     """Told of each `request` that leaves and each enrichment whose answer is `loss`t."""
+    account: str = "own"
+    """Whose key its client has: the service answers it as that account's."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -98,6 +100,8 @@ class Network:
     ) -> None:
         self.world = world
         self.service = service
+        self.accounts: dict[str, Service] = {"own": service}
+        """Each account's books; the platform's slots are modelled per account."""
         self.faults = faults
         self.read_faults = read_faults
         self.enrichments = 0
@@ -105,6 +109,15 @@ class Network:
         self.rng = rng
         self.sent: list[Sent] = []
         self.pending: dict[int, set[asyncio.Future[Any]]] = {}
+
+    def account(self, name: str) -> Service:
+        """The service as the account `name` sees it: another account has no leads stored."""
+        service = self.accounts.get(name)
+        if service is None:
+            own = self.service
+            settings = replace(own.settings, others=(), filler=0, used=0)
+            service = self.accounts[name] = Service(self.world, settings, own.failing)
+        return service
 
     def _latency(self) -> float:
         return self.rng.uniform(0.005, 0.3)
@@ -139,7 +152,8 @@ class Network:
             if not process.dead and not answer.done():
                 answer.set_result(outcome)
 
-        self._carry(call, dict(call.params or {}), body, number, fault, deliver)
+        service = self.account(process.account)
+        self._carry(service, call, dict(call.params or {}), body, number, fault, deliver)
         if read is not None:
             self.world.after(read, lambda: deliver(_TIMED_OUT))
         try:
@@ -150,6 +164,7 @@ class Network:
 
     def _carry(
         self,
+        service: Service,
         call: Call[Any],
         params: dict[str, Any],
         body: Any,
@@ -172,11 +187,11 @@ class Network:
             world.after(up + down, lambda: deliver(refused))
             return
         if kind == "upstream_full":
-            world.after(up + down, lambda: deliver(self.service._upstream_full()))  # pyright: ignore[reportPrivateUsage]
+            world.after(up + down, lambda: deliver(service._upstream_full()))  # pyright: ignore[reportPrivateUsage]
             return
 
         def answered(reply: Answer) -> None:
-            reply = Answer(reply.status, reply.body, {**reply.headers, "date": self.service.http_date()})
+            reply = Answer(reply.status, reply.body, {**reply.headers, "date": service.http_date()})
             if kind == "drop_after":
                 world.after(down, lambda: deliver(_DROPPED))
             elif kind == "error_after":
@@ -189,8 +204,12 @@ class Network:
             else:
                 world.after(down, lambda: deliver(reply))
 
+        gateway = service.settings.gateway_timeout
+        if gateway is not None:
+            # The front end gives up first when the service takes longer; the service goes on.
+            world.after(up + gateway, lambda: deliver(Answer(504, "<html>504 Gateway Time-out</html>")))
         intake = up + (fault.seconds if fault is not None and kind == "taken_late" else 0.0)
-        world.after(intake, lambda: self.service.take(call.method, call.path, params, body, number, answered))
+        world.after(intake, lambda: service.take(call.method, call.path, params, body, number, answered))
 
     def _received(self, client: SimClient, call: Call[Any], read: float | None, outcome: Any) -> Any:
         watch = client.process.watch

@@ -113,6 +113,16 @@ class RunSpec:
     """The world's time between the end of the previous run and the start of this one."""
     wall_step: float = 0.0
     """How far this machine's wall clock stepped since the previous run (NTP, another machine)."""
+    account: Literal["own", "other"] = "own"
+    """Whose key the run is given: the account's own, or another account's (a checkpoint
+    carried to another key, or from the bundled fake server to the real service), on a
+    checkpoint an earlier run wrote (on an empty one, the run is the account's own)."""
+    disk_full: int | None = None
+    """The checkpoint's disk fills up at the n-th line this run writes: that line and every
+    later one fail."""
+    legacy: bool = False
+    """The run is 1.0's: its checkpoint lines do not say whether a lead was sent as a job,
+    nor whose the checkpoint is."""
 
     def __str__(self) -> str:
         parts = [f"strategy={self.strategy}", f"concurrency={self.concurrency}"]
@@ -128,6 +138,12 @@ class RunSpec:
             parts.append(str(self.stop))
         if self.wall_step:
             parts.append(f"this machine's wall clock stepped {self.wall_step:+g} s since the run before")
+        if self.account != "own":
+            parts.append("with another account's key")
+        if self.disk_full is not None:
+            parts.append(f"the disk is full from its line {self.disk_full}")
+        if self.legacy:
+            parts.append("run by 1.0")
         return ", ".join(parts)
 
 
@@ -237,6 +253,7 @@ def draw(seed: int) -> Schedule:
     read_faults = tuple((n, _fault(rng, kinds)) for n in range(120) if rng.random() < rate / 2)
     offset = rng.choice((0.0, 0.0, 0.0, rng.uniform(-600.0, 600.0)))
     service, runs = _platform(rng, service, runs)
+    service, runs = _open_readings(rng, service, runs)
     return Schedule(seed, rows, service, tuple(runs), faults, read_faults, tuple(earlier), failing, offset)
 
 
@@ -273,6 +290,45 @@ def _platform(
     # Drawn last, so that every draw before it is what it was before pages were capped.
     if rng.random() < 0.1:
         service = replace(service, page_cap=50 if service.filler else 2)
+    return service, runs
+
+
+def _open_readings(
+    rng: random.Random, service: ServiceSettings, runs: list[RunSpec]
+) -> tuple[ServiceSettings, list[RunSpec]]:
+    """Readings of the spec's open points, and the world around a run, drawn after every
+    other draw (so each seed's schedule is otherwise what it was): a listing that refuses
+    a page larger than its default, jobs forgotten some time after they end, a gateway
+    that gives up on a long request while the service goes on, a checkpoint's disk that
+    fills up, a run by 1.0, and a rerun with another account's key."""
+    if rng.random() < 0.12:
+        service = replace(service, page_cap=50, page_bound="reject")
+    if rng.random() < 0.12:
+        service = replace(service, job_retention=rng.choice((60.0, 600.0, 1800.0)))
+    if rng.random() < 0.12:
+        service = replace(service, gateway_timeout=rng.choice((30.0, 60.0, 100.0)))
+    if rng.random() < 0.12:
+        service = replace(service, dispatch_tick=rng.choice((1.0, 5.0, 15.0)))
+    runs = [replace(run, disk_full=rng.randint(0, 12)) if rng.random() < 0.06 else run for run in runs]
+    if len(runs) > 1 and rng.random() < 0.1:
+        # A 1.0 run, often of the async strategy and stopped or killed with jobs queued
+        # behind a busy platform, then the same rows again on 1.2, whose default is sync.
+        runs[0] = replace(runs[0], legacy=True, strategy=rng.choice(("sync", "async", "async")))
+        runs[1] = replace(runs[1], strategy=rng.choice(("sync", "async")))
+        if rng.random() < 0.7:
+            # Most often killed in its first seconds and started again at once, on 1.2.
+            runs[0] = replace(runs[0], stop=Stop("kill", at=round(rng.uniform(0.0, 10.0), 3)))
+            runs[1] = replace(runs[1], gap=0.0)
+        if rng.random() < 0.5:
+            service = replace(service, dispatch_tick=rng.choice((1.0, 5.0, 15.0)))
+        if rng.random() < 0.5:
+            # Other accounts' long work, for minutes: 1.0's jobs wait in the queue behind it.
+            busy = tuple(
+                (round(rng.uniform(0.0, 5.0), 3), round(rng.uniform(150.0, 300.0), 3)) for _ in range(10)
+            )
+            service = replace(service, others=service.others + busy)
+    elif len(runs) > 1 and rng.random() < 0.06:
+        runs[-1] = replace(runs[-1], account="other")
     return service, runs
 
 

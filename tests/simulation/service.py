@@ -71,8 +71,20 @@ class ServiceSettings:
     date_offset: float = 0.0
     """How far the `Date` header's clock (a front end's) is off the stamps' clock."""
     page_cap: int | None = None
-    """The most records a page of the listing holds, whatever `limit` asks (the spec
-    shows no maximum); the page says the limit it applied."""
+    """The most records a page of the listing holds (the spec shows no maximum)."""
+    page_bound: Literal["clamp", "reject"] = "clamp"
+    """A `limit` above `page_cap`: served `page_cap` records, the page saying the limit it
+    applied (`clamp`), or refused with a 422 (`reject`, as the fake server's default)."""
+    job_retention: float | None = None
+    """How long the service keeps a job once it ended: polled later, it answers 404 (the
+    spec does not say how long jobs are kept; None, for ever)."""
+    dispatch_tick: float | None = None
+    """Queued jobs are started on a scheduler's tick, this often, rather than the moment a
+    slot frees: a sync request may take a slot while a job waits for the tick (the spec
+    does not say how, or in which order, queued jobs take slots). The oldest still first."""
+    gateway_timeout: float | None = None
+    """A front end that gives up on a request after this long and answers 504 while the
+    service goes on with it (a load balancer in front of a sync enrichment)."""
 
 
 @dataclass(frozen=True)
@@ -153,6 +165,7 @@ class Service:
         self._queue: deque[_Run] = deque()
         self._emails: dict[str, _Run] = {}
         self._windows: dict[str, deque[float]] = {"sync": deque(), "async": deque()}
+        self._ticking = False
         # The last `Date` written, by its second: many answers share one.
         self._date_second: tuple[int, int] | None = None
         self._date = ""
@@ -206,14 +219,35 @@ class Service:
         elif path.startswith("/jobs/"):
             job = self.jobs.get(path.removeprefix("/jobs/"))
             reply(
-                Answer(200, self._job_body(job)) if job is not None else Answer(404, {"detail": "not found"})
+                Answer(200, self._job_body(job))
+                if job is not None and not self._forgotten(job)
+                else Answer(404, {"detail": "job not found"})
+            )
+        elif path.startswith("/leads/"):
+            lead_id = path.removeprefix("/leads/")
+            record = next((r for r in self.records if r.id == lead_id), None)
+            reply(
+                Answer(200, self._lead_out(record, deduped=False))
+                if record is not None
+                else Answer(404, {"detail": "lead not found"})
             )
         elif path == "/leads":
-            reply(Answer(200, self._page(int(params.get("limit", 50)), int(params.get("skip", 0)))))
+            limit = int(params.get("limit", 50))
+            cap, bound = self.settings.page_cap, self.settings.page_bound
+            if cap is not None and bound == "reject" and limit > cap:
+                reply(Answer(422, {"detail": [_too_large("limit", cap)]}))
+            else:
+                reply(Answer(200, self._page(limit, int(params.get("skip", 0)))))
         elif path == "/usage":
             reply(Answer(200, self._usage()))
         else:
             raise AssertionError(f"the model does not serve {method} {path}")
+
+    def _forgotten(self, job: Job) -> bool:
+        retention = self.settings.job_retention
+        return (
+            retention is not None and job.finished is not None and self.world.now > job.finished + retention
+        )
 
     def _rate_limited(self, bucket: str) -> Answer | None:
         window = self._windows[bucket]
@@ -366,6 +400,22 @@ class Service:
         self._admit_queued()
 
     def _admit_queued(self) -> None:
+        tick = self.settings.dispatch_tick
+        if tick is None:
+            self._dispatch()
+        elif not self._ticking and self._queue:
+            self._ticking = True
+            self.world.at(math.floor(self.world.now / tick + 1.0) * tick, self._on_tick)
+
+    def _on_tick(self) -> None:
+        self._ticking = False
+        self._dispatch()
+        if self._queue and len(self._running) >= 5:
+            return  # the next slot to free schedules the next tick
+        if self._queue:
+            self._admit_queued()
+
+    def _dispatch(self) -> None:
         # Oldest first: a job created earlier starts before any created later.
         while self._queue and len(self._running) < 5:
             self._start(self._queue.popleft())
@@ -523,6 +573,14 @@ def lead_key(lead: dict[str, Any]) -> str:
     if key is None:
         key = _KEYS[seen] = fingerprint(LeadIn.model_validate(lead))
     return key
+
+
+def _too_large(name: str, most: int) -> dict[str, Any]:
+    return {
+        "loc": ["query", name],
+        "msg": f"Input should be less than or equal to {most}",
+        "type": "less_than_equal",
+    }
 
 
 def _fraction(key: str) -> float:
