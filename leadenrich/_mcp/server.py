@@ -28,15 +28,14 @@ class ToolSpec:
     fn: Callable[..., Any]
     title: str
     description: str
-    charges: bool
     read_only: bool
     idempotent: bool
     open_world: bool
 
     def annotations(self) -> ToolAnnotations:
         # Nothing here deletes or overwrites: the charging tools add (a stored lead, a
-        # spent credit), so destructive is false; whether they may spend is `charges`,
-        # said in every description and enforced by the cap.
+        # spent credit), so destructive is false; what they may spend is said in every
+        # description and enforced by the cap.
         return ToolAnnotations(
             title=self.title,
             read_only_hint=self.read_only,
@@ -63,7 +62,6 @@ TOOLS: tuple[ToolSpec, ...] = (
         "follow it with get_job. Costs 1 enrichment credit; free when the contact's email is "
         "already known (the stored lead comes back with deduped=true). Stores the lead on the "
         "account." + _CAP,
-        charges=True,
         read_only=False,
         idempotent=False,
         open_world=True,
@@ -74,7 +72,6 @@ TOOLS: tuple[ToolSpec, ...] = (
         "Show an enrichment job (queued, running, done or failed) and, once done, its lead; "
         "with wait_seconds, wait for it to end. " + _FREE + " The credit of a job started by "
         "enrich_lead is reported here once it is seen to end, never twice.",
-        charges=False,
         read_only=True,
         idempotent=True,
         open_world=False,
@@ -85,7 +82,6 @@ TOOLS: tuple[ToolSpec, ...] = (
         "Find a person's work email: give linkedin_url alone, or first_name and last_name with "
         "company_name or domain. Costs 1 enrichment credit when an email is found, nothing "
         "when it is not (state not_found)." + _CAP,
-        charges=True,
         read_only=False,
         idempotent=False,
         open_world=True,
@@ -97,7 +93,6 @@ TOOLS: tuple[ToolSpec, ...] = (
         "with company_name or domain) and wait up to wait_seconds for the answer (typically "
         "10-30 s); if still pending, follow it with get_mobile_lookup. Costs 1 mobile credit "
         "when a number is found (state settled), nothing when none is (state refunded)." + _CAP,
-        charges=True,
         read_only=False,
         idempotent=False,
         open_world=True,
@@ -107,7 +102,6 @@ TOOLS: tuple[ToolSpec, ...] = (
         "Mobile lookup status",
         "Show a mobile lookup (pending, settled with a number, or refunded); with "
         "wait_seconds, wait for it to end. " + _FREE,
-        charges=False,
         read_only=True,
         idempotent=True,
         open_world=False,
@@ -116,7 +110,6 @@ TOOLS: tuple[ToolSpec, ...] = (
         tools.get_lead,
         "Get a stored lead",
         "Show one of the account's enriched leads by its id. " + _FREE,
-        charges=False,
         read_only=True,
         idempotent=True,
         open_world=False,
@@ -125,7 +118,6 @@ TOOLS: tuple[ToolSpec, ...] = (
         tools.list_leads,
         "List stored leads",
         "List the account's enriched leads, one page at a time (limit, skip). " + _FREE,
-        charges=False,
         read_only=True,
         idempotent=True,
         open_world=False,
@@ -136,7 +128,6 @@ TOOLS: tuple[ToolSpec, ...] = (
         "Show the account's monthly enrichment quota (monthly_leads: effective_limit minus "
         "used is what is left), its mobile credits and request counts, and this server's "
         "spending cap (spent, held, left). " + _FREE,
-        charges=False,
         read_only=True,
         idempotent=True,
         open_world=False,
@@ -148,7 +139,6 @@ TOOLS: tuple[ToolSpec, ...] = (
         "the account and the server's cap can pay: leads whose email the account already has, "
         "repeated leads and leads an earlier call of the same batch finished are free, every "
         "other lead costs 1 enrichment credit at most. Reads the usage and the stored leads. " + _FREE,
-        charges=False,
         read_only=True,
         idempotent=True,
         open_world=False,
@@ -161,7 +151,6 @@ TOOLS: tuple[ToolSpec, ...] = (
         "earlier call of the same batch finished cost nothing (the same batch sent again "
         "resumes). Leads past what the server's cap has left are not started and are reported "
         "skipped. Stores the leads on the account. Run preview_batch first to see the cost.",
-        charges=True,
         read_only=False,
         idempotent=False,
         open_world=True,

@@ -1,22 +1,29 @@
 """The server as a host runs it: the `leadenrich mcp` command as a subprocess, started from
-the configuration on docs/mcp.md, over stdio, with the protocol's own client."""
+the configuration on docs/mcp.md, over stdio and streamable HTTP, with the protocol's own
+client."""
 
 from __future__ import annotations
 
 import json
 import os
 import re
-from collections.abc import AsyncIterator
+import signal
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import AsyncIterator, Iterator
 from contextlib import asynccontextmanager
 from pathlib import Path
 
+import anyio
 import pytest
 from mcp import Client, StdioServerParameters
 from mcp.client.stdio import stdio_client
 
 from leadenrich.testing import FakeServer
 from tests.helpers import installed
-from tests.mcp_server.conftest import LEAD, Agent
+from tests.mcp_server.conftest import ADA, LEAD, Agent
 
 pytestmark = pytest.mark.anyio
 
@@ -84,3 +91,63 @@ async def test_over_stdio_the_cap_holds_and_the_key_is_never_shown(
     assert server.api_key not in log
     assert sum(r.path == "/api/v1/leads/enrich" for r in server.state.requests()) == 1
     assert server.state.charged("enrichment", key=server.api_key) == 1
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+@pytest.fixture
+def over_http(server: FakeServer) -> Iterator[tuple[str, subprocess.Popen[str]]]:
+    """`leadenrich mcp --transport http` on `server` with a cap of 1, its URL, and the
+    process (stopped with Ctrl-C after the test)."""
+    port = free_port()
+    env = {**clean_environment(), "LEADENRICH_API_KEY": server.api_key}
+    command = [sys.executable, "-m", "leadenrich", "mcp", "--base-url", server.url, "--max-credits", "1"]
+    process = subprocess.Popen(
+        [*command, "--transport", "http", "--port", str(port)], env=env, stderr=subprocess.PIPE, text=True
+    )
+    try:
+        assert process.stderr is not None
+        assert f"serving on http://127.0.0.1:{port}/mcp" in process.stderr.readline()
+        listening(port)
+        yield f"http://127.0.0.1:{port}/mcp", process
+    finally:
+        if process.poll() is None:
+            process.send_signal(signal.SIGINT)
+            process.communicate(timeout=30)
+
+
+async def test_over_http_every_session_shares_the_cap(
+    server: FakeServer, over_http: tuple[str, subprocess.Popen[str]]
+) -> None:
+    url, process = over_http
+    async with Client(url) as first, Client(url) as second:
+        await Agent(first, None, server).ok("find_email", {"person": ADA})  # type: ignore[arg-type]
+        refused = await Agent(second, None, server).error("find_email", {"person": ADA})  # type: ignore[arg-type]
+    assert "0 of the cap's 1" in refused
+    assert sum(r.path == "/api/v1/email/find" for r in server.state.requests()) == 1
+    err = await anyio.to_thread.run_sync(stop, process)
+    assert process.returncode == 130  # Ctrl-C, as for every command
+    assert server.api_key not in err
+
+
+def stop(process: subprocess.Popen[str]) -> str:
+    """Ctrl-C, then what the process wrote on stderr."""
+    process.send_signal(signal.SIGINT)
+    return process.communicate(timeout=30)[1]
+
+
+def listening(port: int) -> None:
+    """Wait until the server accepts connections (it said it serves just before it binds)."""
+    deadline = time.monotonic() + 30
+    while True:
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=1).close()
+            return
+        except OSError:
+            if time.monotonic() > deadline:
+                raise
+            time.sleep(0.02)  # a poll for the port: the subject of no assertion
