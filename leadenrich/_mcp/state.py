@@ -49,10 +49,15 @@ class ServerState:
         except CapReached as exc:
             raise ToolError(f"{exc} | Credits: nothing charged") from None
 
-    def failure(self, exc: LeadEnrichError, hold: Hold | None = None) -> ToolError:
+    def failure(
+        self, exc: LeadEnrichError, hold: Hold | None = None, *, started: str | None = None
+    ) -> ToolError:
         """The tool error for `exc`, the hold settled: free if the service refused the
-        request, still held if it may have charged it."""
-        if hold is None:
+        request, still held if it may have charged it. `started`: what a call that started
+        a job or lookup before failing to follow it left held."""
+        if started is not None:
+            charged = started
+        elif hold is None:
             charged = "nothing charged (this call does not charge)"
         elif error_charge(exc) == 0:
             self.cap.settle(hold, 0)

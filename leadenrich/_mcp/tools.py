@@ -83,7 +83,7 @@ async def enrich_lead(
         raise state.failure(exc, hold) from None
     # The job has an id from here on: its credit settles when it is seen to end, now or later.
     state.cap.keep(created.job_id, hold)
-    return await _job_report(state, created.job_id, wait_seconds)
+    return await _job_report(state, created.job_id, wait_seconds, started=True)
 
 
 async def get_job(
@@ -94,14 +94,16 @@ async def get_job(
     return await _job_report(state_of(ctx), job_id, wait_seconds)
 
 
-async def _job_report(state: ServerState, job_id: str, wait_seconds: float) -> JobReport:
+async def _job_report(
+    state: ServerState, job_id: str, wait_seconds: float, *, started: bool = False
+) -> JobReport:
     jobs = state.client.jobs
     try:
         job = await (jobs.wait(job_id, timeout=wait_seconds) if wait_seconds > 0 else jobs.get(job_id))
     except PollTimeoutError as exc:
         job = exc.last if isinstance(exc.last, JobOut) else await jobs.get(job_id)
     except LeadEnrichError as exc:
-        raise state.failure(exc) from None
+        raise state.failure(exc, started=_started("job", job_id, "get_job") if started else None) from None
     return JobReport(job=job, credits=_settle(state, job_id, job_charge(job), job_note(job)))
 
 
@@ -113,7 +115,7 @@ def _settle(state: ServerState, key: str, charge: int | None, note: str) -> Cred
     hold = state.cap.take(key)
     if hold is None:
         return state.credits(
-            0, 0, f"looking again is free; what it charged was counted when it was first seen to end ({note})"
+            0, 0, f"looking is free (what this server starts is counted once, when first seen to end); {note}"
         )
     state.cap.settle(hold, charge)
     return state.credits(charge, 0, note)
@@ -144,7 +146,7 @@ async def find_mobile(
     except LeadEnrichError as exc:
         raise state.failure(exc, hold) from None
     state.cap.keep(pending.lookup_id, hold)
-    return await _lookup_report(state, pending.lookup_id, wait_seconds)
+    return await _lookup_report(state, pending.lookup_id, wait_seconds, started=True)
 
 
 async def get_mobile_lookup(
@@ -155,7 +157,9 @@ async def get_mobile_lookup(
     return await _lookup_report(state_of(ctx), lookup_id, wait_seconds)
 
 
-async def _lookup_report(state: ServerState, lookup_id: str, wait_seconds: float) -> MobileReport:
+async def _lookup_report(
+    state: ServerState, lookup_id: str, wait_seconds: float, *, started: bool = False
+) -> MobileReport:
     mobile = state.client.mobile
     try:
         if wait_seconds > 0:
@@ -165,9 +169,17 @@ async def _lookup_report(state: ServerState, lookup_id: str, wait_seconds: float
     except PollTimeoutError as exc:
         lookup = exc.last if isinstance(exc.last, MobileFindOut) else await mobile.get(lookup_id)
     except LeadEnrichError as exc:
-        raise state.failure(exc) from None
+        lost = _started("lookup", lookup_id, "get_mobile_lookup") if started else None
+        raise state.failure(exc, started=lost) from None
     return MobileReport(
         lookup=lookup, credits=_settle(state, lookup_id, mobile_charge(lookup), mobile_note(lookup))
+    )
+
+
+def _started(what: str, key: str, follow: str) -> str:
+    return (
+        f"the {what} {key} was started and its credit stays held against the server's cap until "
+        f"it is seen to end: call {follow} with it to follow it"
     )
 
 

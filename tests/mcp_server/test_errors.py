@@ -103,3 +103,16 @@ async def test_a_refused_key_is_never_echoed(serve: Serve, server: FakeServer) -
     assert wrong not in message
     assert wrong not in result.model_dump_json()
     assert server.state.charged("enrichment", key=server.api_key) == 0
+
+
+async def test_a_job_started_but_not_followed_keeps_its_credit_held(serve: Serve, server: FakeServer) -> None:
+    server.fail_next("GET", "/api/v1/jobs/*", status=404)
+    async with serve(max_credits=1) as agent:
+        message = await agent.error("enrich_lead", {"lead": LEAD})
+        assert "stays held" in message
+        job_id = message.split("the job ")[1].split(" ")[0]
+        assert (await agent.ok("get_usage"))["cap"]["held"] == 1
+        done = await agent.ok("get_job", {"job_id": job_id, "wait_seconds": 300})
+    assert done["credits"]["charged"] == 1
+    assert done["credits"]["cap"] == {"max_credits": 1, "spent": 1, "held": 0, "left": 0}
+    assert server.state.charged("enrichment", key=server.api_key) == 1
