@@ -66,9 +66,7 @@ async def main(calls: int, rounds: int) -> None:
     ):
         async with async_client_for(fake) as sdk:
             lead = await sdk.leads.enrich_and_wait({"company": "Acme", "domain": "acme.com"})
-            state = ServerState(
-                client=sdk, cap=CreditCap(None), confirm_above=None, checkpoints=Path(d), secret=fake.api_key
-            )
+            state = ServerState(client=sdk, cap=CreditCap(None), confirm_above=None, checkpoints=Path(d))
             server = build_server(state)
             for mode in ("auto", "legacy"):
                 async with Client(server, mode=mode) as client:

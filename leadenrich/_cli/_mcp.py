@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import argparse
 import functools
-import os
 import sys
 import tempfile
 from contextlib import ExitStack
@@ -43,34 +42,32 @@ def mcp(args: argparse.Namespace) -> int:
         )
     with ExitStack() as stack:
         checkpoints = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="leadenrich-mcp-")))
-        client, secret = _fake_client(args, stack) if args.fake else _client(args)
+        client = _fake_client(args, stack) if args.fake else _client(args)
         state = ServerState(
             client=client,
             cap=CreditCap(args.max_credits),
             confirm_above=args.confirm_above,
             checkpoints=checkpoints,
-            secret=secret,
         )
         _announce(args, state)
         anyio.run(functools.partial(serve, state, args.transport, host=args.host, port=args.port))
     return ExitCode.OK
 
 
-def _client(args: argparse.Namespace) -> tuple[AsyncLeadEnrich, str | None]:
+def _client(args: argparse.Namespace) -> AsyncLeadEnrich:
     try:
-        client = AsyncLeadEnrich(**client_settings(args))
+        return AsyncLeadEnrich(**client_settings(args))
     except LeadEnrichError as exc:
         raise CLIError(shell_advice(str(exc))) from None
-    return client, args.api_key or os.environ.get("LEADENRICH_API_KEY")
 
 
-def _fake_client(args: argparse.Namespace, stack: ExitStack) -> tuple[AsyncLeadEnrich, str]:
+def _fake_client(args: argparse.Namespace, stack: ExitStack) -> AsyncLeadEnrich:
     from ..testing import FakeServer, async_client_for
 
     fake = stack.enter_context(FakeServer(time_scale=args.time_scale))
     settings = client_settings(args)
     settings.pop("api_key", None)
-    return async_client_for(fake, **settings), fake.api_key
+    return async_client_for(fake, **settings)
 
 
 def _announce(args: argparse.Namespace, state: ServerState) -> None:

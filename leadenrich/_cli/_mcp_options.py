@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+from collections.abc import Callable
 from typing import Any, Protocol
 
 __all__ = ["DEFAULT_MAX_CREDITS", "add_mcp_command"]
@@ -18,7 +19,9 @@ class _NewCommand(Protocol):
     ) -> argparse.ArgumentParser: ...
 
 
-def add_mcp_command(commands: Any, new_command: _NewCommand) -> None:
+def add_mcp_command(commands: Any, new_command: _NewCommand, *, time_scale: Callable[[str], float]) -> None:
+    """Add `mcp` with the parser's `new_command` (the connection options come with it) and
+    its check of a time scale (fake-server's)."""
     command = new_command(
         commands,
         "mcp",
@@ -61,7 +64,7 @@ def add_mcp_command(commands: Any, new_command: _NewCommand) -> None:
     )
     command.add_argument(
         "--time-scale",
-        type=_time_scale,
+        type=time_scale,
         default=0.1,
         metavar="X",
         help="with --fake: the fake's durations times X (default: %(default)s, a 30 s enrichment in 3 s)",
@@ -92,13 +95,3 @@ def _port(value: str) -> int:
     if not 1 <= port <= 65535:
         raise argparse.ArgumentTypeError(f"a port is 1 to 65535, got {port}")
     return port
-
-
-def _time_scale(value: str) -> float:
-    try:
-        number = float(value)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a number: {value!r}") from None
-    if not 0 < number < float("inf"):
-        raise argparse.ArgumentTypeError(f"must be a number > 0 (1 is real time), got {value}")
-    return number

@@ -70,7 +70,7 @@ def build_parser() -> argparse.ArgumentParser:
     _jobs(commands)
     _leads(commands)
     _fake_server(commands)
-    add_mcp_command(commands, _command)
+    add_mcp_command(commands, _command, time_scale=_time_scale)
     return parser
 
 

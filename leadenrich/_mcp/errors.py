@@ -1,8 +1,7 @@
-"""SDK errors as tool errors an agent can act on: the SDK's message, then what to do."""
+"""SDK errors as tool errors an agent can act on: the SDK's message (which never holds the
+key: the SDK masks it), then what to do."""
 
 from __future__ import annotations
-
-import re
 
 from leadenrich import (
     APIConnectionError,
@@ -16,17 +15,7 @@ from leadenrich import (
     UnprocessableEntityError,
 )
 
-__all__ = ["advice", "redact"]
-
-# A live key has this prefix (the spec); any such string is masked wherever it appears.
-_KEY_PATTERN = re.compile(r"le_live_\w+")
-
-
-def redact(text: str, secret: str | None) -> str:
-    """`text` without the API key (the SDK masks it already: this holds for our own words too)."""
-    if secret:
-        text = text.replace(secret, "***")
-    return _KEY_PATTERN.sub("***", text)
+__all__ = ["advice"]
 
 
 def advice(exc: LeadEnrichError, *, charged: str) -> str:

@@ -16,7 +16,7 @@ from leadenrich import AsyncLeadEnrich, LeadEnrichError, LeadIn
 
 from .cap import CapReached, CreditCap, Hold
 from .charges import error_charge
-from .errors import advice, redact
+from .errors import advice
 from .results import CapReport, CreditReport
 
 __all__ = ["ServerState", "state_of"]
@@ -33,8 +33,6 @@ class ServerState:
     can ask); None: never ask."""
     checkpoints: Path
     """Where batches keep their checkpoints: the same batch sent again resumes, free."""
-    secret: str | None = None
-    """The API key, masked in every message."""
 
     def cap_report(self) -> CapReport:
         cap = self.cap
@@ -67,7 +65,7 @@ class ServerState:
                 f"the answer was lost, so the service may have charged it: {hold.credits} "
                 "credit stays held against the server's cap"
             )
-        return ToolError(redact(advice(exc, charged=charged), self.secret))
+        return ToolError(advice(exc, charged=charged))
 
     def checkpoint_for(self, leads: Sequence[LeadIn]) -> Path:
         """The checkpoint of a batch: one per distinct list of leads."""

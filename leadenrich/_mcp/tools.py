@@ -28,7 +28,6 @@ from leadenrich import (
 from .approval import BatchApproval, EmailApproval, EnrichApproval, MobileApproval, require
 from .cap import Hold
 from .charges import email_charge, job_charge, job_note, mobile_charge, mobile_note
-from .errors import redact
 from .results import (
     BatchOutcome,
     BatchReport,
@@ -230,7 +229,7 @@ async def preview_batch(leads: Batch, ctx: Ctx) -> PreviewReport:
             index=row.index,
             status=row.status,
             may_charge=row.may_charge,
-            error=None if row.error is None else redact(str(row.error), state.secret),
+            error=None if row.error is None else str(row.error),
         )
         for row in preview.rows
     ]
@@ -260,7 +259,7 @@ async def enrich_leads(leads: Batch, ctx: Ctx, approval: BatchApproval) -> Batch
             index=outcome.index,
             status=outcome.status,
             lead=outcome.lead,
-            error=None if outcome.error is None else redact(str(outcome.error), state.secret),
+            error=None if outcome.error is None else str(outcome.error),
             charged=outcome.charged,
             maybe_charged=outcome.maybe_charged,
             resumed=outcome.resumed,

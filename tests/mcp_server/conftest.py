@@ -78,7 +78,6 @@ def serve(server: FakeServer, tmp_path: Path) -> Serve:
                 cap=CreditCap(max_credits),
                 confirm_above=confirm_above,
                 checkpoints=tmp_path,
-                secret=on.api_key,
             )
             mcp_server = build_server(state)
             async with Client(mcp_server, **client_settings) as client:
