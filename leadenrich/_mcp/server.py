@@ -3,6 +3,7 @@ the transports (stdio for desktop hosts, streamable HTTP for the rest)."""
 
 from __future__ import annotations
 
+import logging
 from collections.abc import AsyncGenerator, Callable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
@@ -167,6 +168,11 @@ def build_server(state: ServerState) -> MCPServer[ServerState]:
         # cap is the server's, for its whole life.
         yield state
 
+    # MCPServer configures the root logger when it is made (logging.basicConfig with its
+    # own handler); the SDK leaves the process's logging to the process, as everywhere
+    # else, so that is undone. Warnings still reach stderr through logging's last resort.
+    root = logging.getLogger()
+    handlers, level = root.handlers[:], root.level
     server = MCPServer(
         "leadenrich",
         title="Lead Enrichment",
@@ -179,6 +185,8 @@ def build_server(state: ServerState) -> MCPServer[ServerState]:
         lifespan=shared,
         log_level="WARNING",
     )
+    root.handlers[:] = handlers
+    root.setLevel(level)
     for spec in TOOLS:
         server.add_tool(
             spec.fn,

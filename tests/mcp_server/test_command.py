@@ -62,3 +62,19 @@ def test_the_cli_starts_without_loading_the_server() -> None:
     assert loaded_after("from leadenrich._cli import _mcp", SERVER) == ["leadenrich._cli._mcp"]
     # The probe sees the server when it is loaded.
     assert loaded_after("import leadenrich._mcp", SERVER) == ["mcp", "leadenrich._mcp"]
+
+
+def test_making_the_server_leaves_the_logging_configuration_alone() -> None:
+    code = (
+        "import logging, pathlib\n"
+        "from leadenrich import AsyncLeadEnrich\n"
+        "from leadenrich._mcp import CreditCap, ServerState, build_server\n"
+        "client = AsyncLeadEnrich(api_key='le_live_x', base_url='https://api.test')\n"
+        "build_server(ServerState(client, CreditCap(1), None, pathlib.Path('.')))\n"
+        "root = logging.getLogger()\n"
+        "print(root.handlers, logging.getLevelName(root.level))"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=True
+    )
+    assert done.stdout.split() == ["[]", "WARNING"]
