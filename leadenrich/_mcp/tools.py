@@ -269,11 +269,13 @@ async def enrich_leads(leads: Batch, ctx: Ctx, approval: BatchApproval) -> Batch
     charged = sum(outcome.charged for outcome in result)
     maybe = sum(outcome.maybe_charged for outcome in result)
     state.cap.settle(hold, charged + maybe)
-    return BatchReport(outcomes=outcomes, credits=state.credits(charged, 0, _batch_note(result, hold, maybe)))
+    return BatchReport(
+        outcomes=outcomes, credits=state.credits(charged, 0, _batch_note(result, hold, charged, maybe))
+    )
 
 
-def _batch_note(result: BulkResult, hold: Hold, maybe: int) -> str:
-    parts = [f"{sum(o.charged for o in result)} charged"]
+def _batch_note(result: BulkResult, hold: Hold, charged: int, maybe: int) -> str:
+    parts = [f"{charged} charged"]
     free = [
         ("deduped (stored records, free)", result.deduped),
         ("resumed from an earlier call of this batch or the stored leads (free)", result.resumed),
