@@ -22,6 +22,19 @@ async def test_every_tool_is_listed_with_valid_schemas_and_annotations(serve: Se
     async with serve() as agent:
         listed = (await agent.client.list_tools()).tools
     assert {tool.name for tool in listed} == CHARGING | READING
+    # What an agent gives: the context and the person's approval are the server's own.
+    assert {tool.name: sorted(tool.input_schema.get("properties", {})) for tool in listed} == {
+        "enrich_lead": ["lead", "wait_seconds"],
+        "get_job": ["job_id", "wait_seconds"],
+        "find_email": ["person"],
+        "find_mobile": ["person", "wait_seconds"],
+        "get_mobile_lookup": ["lookup_id", "wait_seconds"],
+        "get_lead": ["lead_id"],
+        "list_leads": ["limit", "skip"],
+        "get_usage": [],
+        "preview_batch": ["leads"],
+        "enrich_leads": ["leads"],
+    }
     for tool in listed:
         jsonschema.Draft202012Validator.check_schema(tool.input_schema)
         assert tool.output_schema is not None, tool.name
