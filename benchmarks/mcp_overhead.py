@@ -8,7 +8,8 @@ above what the run sends). Rounds are interleaved (SDK, tool, SDK, tool, ...) an
 medians of per-call times compared, so a noisy neighbour slows both alike. Two in-memory
 modes: `auto` (the 2026-07-28 protocol, dispatched directly) and `legacy` (the
 initialize handshake and JSON-RPC messages over memory streams, as over stdio but for
-the pipe).
+the pipe). Wall time shows what a caller waits; CPU time (of the whole process, the
+fake server's thread included) is steadier on a machine others are using.
 
     python benchmarks/mcp_overhead.py [--calls 200] [--rounds 9]
 """
@@ -33,29 +34,40 @@ from leadenrich.testing import FakeServer, async_client_for
 Call = Callable[[], Awaitable[Any]]
 
 
-async def per_call(call: Call, calls: int) -> float:
-    """Median seconds of one call, over `calls` calls."""
+async def per_call(call: Call, calls: int) -> tuple[float, float]:
+    """Median wall seconds of one call over `calls` calls, and the process's CPU seconds a
+    call (the fake server's included: it runs on a thread of this process)."""
     times: list[float] = []
+    cpu = time.process_time()
     for _ in range(calls):
         start = time.perf_counter()
         await call()
         times.append(time.perf_counter() - start)
-    return statistics.median(times)
+    return statistics.median(times), (time.process_time() - cpu) / calls
 
 
 async def compare(name: str, sdk_call: Call, tool_call: Call, calls: int, rounds: int) -> None:
     for _ in range(20):  # warm both paths: imports, validators, connections
         await sdk_call()
         await tool_call()
-    sdk: list[float] = []
-    tool: list[float] = []
+    sdk: list[tuple[float, float]] = []
+    tool: list[tuple[float, float]] = []
     for _ in range(rounds):
         sdk.append(await per_call(sdk_call, calls))
         tool.append(await per_call(tool_call, calls))
-    sdk_ms, tool_ms = statistics.median(sdk) * 1000, statistics.median(tool) * 1000
+    # Medians over the rounds, in ms: wall time, then CPU time (steadier on a busy machine).
+    sdk_ms, tool_ms = (
+        statistics.median(t[0] for t in sdk) * 1000,
+        statistics.median(t[0] for t in tool) * 1000,
+    )
+    sdk_cpu, tool_cpu = (
+        statistics.median(t[1] for t in sdk) * 1000,
+        statistics.median(t[1] for t in tool) * 1000,
+    )
     print(
-        f"{name:<34} SDK {sdk_ms:7.3f} ms   tool {tool_ms:7.3f} ms   "
-        f"ratio {tool_ms / sdk_ms:5.2f}x   MCP layer {tool_ms - sdk_ms:6.3f} ms"
+        f"{name:<28} wall: SDK {sdk_ms:6.2f} ms, tool {tool_ms:6.2f} ms, {tool_ms / sdk_ms:4.2f}x | "
+        f"CPU: SDK {sdk_cpu:6.2f} ms, tool {tool_cpu:6.2f} ms, {tool_cpu / sdk_cpu:4.2f}x, "
+        f"MCP layer {tool_cpu - sdk_cpu:5.2f} ms"
     )
 
 
