@@ -125,3 +125,37 @@ def test_a_settled_hold_frees_what_was_not_charged() -> None:
     assert cap.hold_up_to(4, "a batch").credits == 0
     with pytest.raises(ValueError, match="0 or more"):
         CreditCap(-1)
+
+
+@pytest.mark.parametrize("reading", ["charge_both", "dedupe"])
+async def test_the_cap_agrees_with_the_books_for_one_email_enriched_twice_at_once(
+    serve: Serve, make_server: Any, reading: str
+) -> None:
+    # An open point of the spec: the service may charge both, or dedupe the second.
+    server: FakeServer = make_server(same_email_in_flight=reading, enrichment_seconds=(100.0, 100.0))
+    lead = {"company": "Acme", "domain": "acme.com", "email": "ada@acme.com"}
+    async with serve(fake=server, max_credits=5) as agent:
+        outputs: list[dict[str, Any]] = []
+
+        async def one() -> None:
+            outputs.append(await agent.ok("enrich_lead", {"lead": lead, "wait_seconds": 600}))
+
+        async with anyio.create_task_group() as group:
+            group.start_soon(one)
+            group.start_soon(one)
+        cap = (await agent.ok("get_usage"))["cap"]
+    charged = server.state.charged("enrichment", key=server.api_key)
+    assert charged == (2 if reading == "charge_both" else 1)
+    assert cap["spent"] == charged
+    assert sum(output["credits"]["charged"] for output in outputs) == charged
+
+
+async def test_a_failed_job_counts_as_spent(serve: Serve, server: FakeServer) -> None:
+    # The spec does not say a failed job is refunded: the cap counts it, whatever the books say.
+    async with serve(max_credits=2) as agent:
+        out = await agent.ok("enrich_lead", {"lead": {"company": "Broken", "domain": "broken.fail"}})
+    assert out["job"]["status"] == "failed"
+    assert out["credits"]["charged"] == 1
+    assert "counted as spent" in out["credits"]["note"]
+    assert out["credits"]["cap"]["spent"] == 1
+    assert server.state.charged("enrichment", key=server.api_key) <= 1
