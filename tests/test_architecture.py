@@ -76,7 +76,8 @@ def test_modules_import_in_one_direction() -> None:
 
 def test_the_sdk_never_imports_the_fake_server() -> None:
     for name, targets in import_graph().items():
-        # The CLI's fake-server command serves it; everything else must work without it.
+        # The CLI's fake-server and `mcp --fake` commands serve it; everything else must
+        # work without it.
         if name.startswith(("leadenrich.testing", "leadenrich._cli")):
             continue
         assert not any(t.startswith("leadenrich.testing") for t in targets), name
@@ -88,6 +89,9 @@ BRIDGE = "leadenrich.testing._connect"
 MODELS = "leadenrich._models"
 # How a package loads its names on first use: plumbing of the import system, no SDK logic.
 LAZY = "leadenrich._lazy"
+# The command line and the MCP server: users of the SDK's public names, as a script is.
+MCP = "leadenrich._mcp"
+USERS = ("leadenrich._cli", MCP)
 MAX_FAKE_MODULE_LINES = 300
 
 
@@ -95,7 +99,7 @@ def within(name: str, package: str) -> bool:
     return name == package or name.startswith(f"{package}.")
 
 
-def test_the_cli_and_the_fake_use_the_public_api() -> None:
+def test_the_cli_the_mcp_server_and_the_fake_use_the_public_api() -> None:
     import leadenrich
     import leadenrich.testing
     import leadenrich.webhooks
@@ -107,12 +111,14 @@ def test_the_cli_and_the_fake_use_the_public_api() -> None:
     paths = module_paths()
     wrong: list[str] = []
     for name, path in sorted(paths.items()):
-        package = next((p for p in ("leadenrich._cli", "leadenrich.testing") if within(name, p)), None)
+        package = next((p for p in (*USERS, "leadenrich.testing") if within(name, p)), None)
         if package is None or name == BRIDGE:
             continue
         for target, names in imports(name, path, paths):
             if not within(target, "leadenrich") or within(target, package):
                 continue
+            if package == "leadenrich._cli" and within(target, MCP):
+                continue  # the mcp command runs the MCP server
             if package == "leadenrich.testing" and target in (MODELS, LAZY):
                 continue
             if target not in public:

@@ -35,6 +35,7 @@ _HANDLERS: dict[str, tuple[str, str]] = {
     "leads.get": ("._commands", "leads_get"),
     "leads.delete": ("._commands", "leads_delete"),
     "fake-server": ("._fake_server", "fake_server"),
+    "mcp": ("._mcp", "mcp"),
 }
 
 

@@ -24,6 +24,7 @@ from ._exit_codes import CLIError, ExitCode
 from ._messages import options_for_keywords, shell_advice
 
 __all__ = [
+    "client_settings",
     "connect",
     "email_find",
     "enrich",
@@ -47,17 +48,21 @@ _NO_KEY = "unused-by-health"
 def connect(args: argparse.Namespace, *, needs_key: bool = True) -> LeadEnrich:
     """A client from the connection options; for an option not given (None), the SDK
     falls back on the environment or on its own default."""
+    try:
+        return LeadEnrich(**client_settings(args, needs_key=needs_key))
+    except LeadEnrichError as exc:
+        raise CLIError(shell_advice(str(exc))) from None
+
+
+def client_settings(args: argparse.Namespace, *, needs_key: bool = True) -> ClientSettings:
+    """The connection options given, for either client."""
     given = {
         "api_key": getattr(args, "api_key", None) if needs_key else _NO_KEY,
         "base_url": getattr(args, "base_url", None),
         "timeout": getattr(args, "timeout", None),
         "max_retries": getattr(args, "max_retries", None),
     }
-    settings = cast("ClientSettings", {name: value for name, value in given.items() if value is not None})
-    try:
-        return LeadEnrich(**settings)
-    except LeadEnrichError as exc:
-        raise CLIError(shell_advice(str(exc))) from None
+    return cast("ClientSettings", {name: value for name, value in given.items() if value is not None})
 
 
 def _show(args: argparse.Namespace, model: M, render: Callable[[M], str]) -> None:

@@ -11,6 +11,7 @@ from typing import Any, NoReturn, Protocol
 
 from .. import __version__
 from ._exit_codes import EXIT_CODES
+from ._mcp_options import add_mcp_command
 from ._messages import redact
 
 __all__ = ["build_parser"]
@@ -63,6 +64,7 @@ def build_parser() -> argparse.ArgumentParser:
     _jobs(commands)
     _leads(commands)
     _fake_server(commands)
+    add_mcp_command(commands, _command, time_scale=_time_scale)
     return parser
 
 
