@@ -14,6 +14,7 @@ from mcp import Client
 from mcp.server.mcpserver import MCPServer
 from mcp.types import CallToolResult
 
+from leadenrich._config import ClientSettings
 from leadenrich._mcp import CreditCap, ServerState, build_server
 from leadenrich.testing import FakeServer, async_client_for
 
@@ -68,11 +69,11 @@ def serve(server: FakeServer, tmp_path: Path) -> Serve:
         fake: FakeServer | None = None,
         max_credits: int | None = 10,
         confirm_above: int | None = 1,
-        client_options: dict[str, Any] | None = None,
+        client_options: ClientSettings | None = None,
         **client_settings: Any,
     ) -> AsyncIterator[Agent]:
         on = fake or server
-        async with async_client_for(on, **(client_options or {})) as sdk:
+        async with async_client_for(on, **(client_options or ClientSettings())) as sdk:
             state = ServerState(
                 client=sdk,
                 cap=CreditCap(max_credits),
