@@ -28,7 +28,7 @@ BulkInput = Iterable[LeadLike | Mapping[str, Any]] | DataFrameLike
 """LeadIn objects, dicts of its fields (rows read from a file are any mapping), or a DataFrame."""
 
 
-class BulkEnrichment(SyncNamespace):
+class BulkEnrichment(SyncNamespace, spans="leads"):
     """The bulk methods of [`Leads`][leadenrich._resources.leads.Leads]."""
 
     _iterations: OpenIterations
@@ -119,7 +119,7 @@ class BulkEnrichment(SyncNamespace):
         return self._link.run(preview(Draft.read(leads, checkpoint, max_stored), progress))
 
 
-class AsyncBulkEnrichment(AsyncNamespace):
+class AsyncBulkEnrichment(AsyncNamespace, spans="leads"):
     """The bulk methods of [`AsyncLeads`][leadenrich._resources.leads.AsyncLeads]."""
 
     _iterations: AsyncOpenIterations
