@@ -28,7 +28,7 @@ def one_line(span: ReadableSpan) -> str:
     if span.instrumentation_scope is None or span.instrumentation_scope.name != "leadenrich":
         return ""
     took = ((span.end_time or 0) - (span.start_time or 0)) / 1e6
-    attributes = ", ".join(f"{key}={str(value)}" for key, value in (span.attributes or {}).items())
+    attributes = ", ".join("=".join((key, str(value))) for key, value in (span.attributes or {}).items())
     return f"span {span.name} ({took:.0f} ms) {attributes}\n"
 
 
