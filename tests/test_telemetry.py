@@ -475,14 +475,6 @@ def make():
 """
 
 
-def test_without_a_provider_nothing_of_opentelemetry_is_imported() -> None:
-    code = (
-        CALL.format(usage=USAGE)
-        + "make().usage()\nprint(any(m.startswith('opentelemetry') for m in sys.modules))"
-    )
-    assert _fresh_python(code) == ["False"]
-
-
 def test_a_client_made_before_the_provider_is_set_reports_nothing() -> None:
     code = CALL.format(usage=USAGE) + (
         "early = make()\n"
