@@ -1,8 +1,9 @@
 """OpenTelemetry spans and metrics, read with the SDK's in-memory exporter and metric reader.
 
 The providers are the process's global ones, as an application sets them: set once per
-test process (OpenTelemetry refuses a second), and recording only while a test of this
-module runs, so the tests that come after it in the process pay nothing for them.
+test process (OpenTelemetry refuses a second), and sampling only while a test of this
+module runs. The tests that come after it in the process run as before: the fake
+server's spans are dropped at once, and LEADENRICH_TELEMETRY=off is set for them.
 """
 
 from __future__ import annotations
@@ -28,6 +29,8 @@ from opentelemetry.sdk.metrics.export import (
 )
 from opentelemetry.sdk.trace import ReadableSpan, Span, SpanProcessor, TracerProvider
 from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter
+from opentelemetry.sdk.trace.sampling import Decision, Sampler, SamplingResult
+from opentelemetry.util.types import Attributes
 
 from leadenrich import AsyncLeadEnrich, BulkResult, LeadDict, LeadEnrich, RateLimits
 from leadenrich.testing import FakeServer, ManualClock, async_client_for, client_for
@@ -39,12 +42,30 @@ pytestmark = pytest.mark.anyio
 SCOPE = "leadenrich"
 
 
-class _Recorder(SpanProcessor):
-    """Keeps the spans that end while a test of this module is recording."""
+class _Recorder(SpanProcessor, Sampler):
+    """Samples, and keeps, the spans of a test of this module: no other test's."""
 
     def __init__(self) -> None:
         self.exporter = InMemorySpanExporter()
         self.recording = False
+
+    def should_sample(
+        self,
+        parent_context: Context | None,
+        trace_id: int,
+        name: str,
+        kind: trace.SpanKind | None = None,
+        attributes: Attributes = None,
+        *args: Any,
+        **kwargs: Any,
+    ) -> SamplingResult:
+        # The span's attributes are the ones a sampler hands back.
+        if self.recording:
+            return SamplingResult(Decision.RECORD_AND_SAMPLE, attributes)
+        return SamplingResult(Decision.DROP)
+
+    def get_description(self) -> str:
+        return "while a test of tests/test_telemetry.py runs"
 
     def on_start(self, span: Span, parent_context: Context | None = None) -> None:
         pass
@@ -118,7 +139,7 @@ def _providers() -> tuple[_Recorder, InMemoryMetricReader]:
     global _process
     if _process is None:
         recorder = _Recorder()
-        tracer_provider = TracerProvider()
+        tracer_provider = TracerProvider(sampler=recorder)
         tracer_provider.add_span_processor(recorder)
         trace.set_tracer_provider(tracer_provider)
         # Delta: each read holds what happened since the one before.
@@ -130,13 +151,16 @@ def _providers() -> tuple[_Recorder, InMemoryMetricReader]:
         )
         metrics.set_meter_provider(MeterProvider(metric_readers=[reader]))
         _process = (recorder, reader)
+        # The process's other tests run without telemetry, as before the providers were
+        # set; each test here has it on (`telemetry` unsets this for its run).
+        os.environ["LEADENRICH_TELEMETRY"] = "off"
     return _process
 
 
 @pytest.fixture
 def telemetry(monkeypatch: pytest.MonkeyPatch) -> Iterator[Telemetry]:
-    monkeypatch.delenv("LEADENRICH_TELEMETRY", raising=False)
     recorder, reader = _providers()
+    monkeypatch.delenv("LEADENRICH_TELEMETRY", raising=False)
     recorded = Telemetry(recorder, reader)
     recorded.forget()  # what other tests left
     recorder.recording = True
@@ -458,9 +482,9 @@ def test_the_raw_response_and_stored_lead_calls_have_spans(
     assert attributes_of(telemetry.spans()[0])["url.full"] == f"{API}/leads/ld_1"
 
 
-def _fresh_python(code: str, environment: dict[str, str] | None = None) -> Sequence[str]:
-    env = {**os.environ, **(environment or {})}
-    env.pop("LEADENRICH_TELEMETRY", None) if environment is None else None
+def _fresh_python(code: str) -> Sequence[str]:
+    """What `code` prints, in a Python of its own with telemetry left to its providers."""
+    env = {k: v for k, v in os.environ.items() if k != "LEADENRICH_TELEMETRY"}
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, env=env)
     return result.stdout.split()
 
