@@ -10,8 +10,9 @@ client's event loop, run on the one thread.
 
 With telemetry, each setting is measured in a process of its own (OpenTelemetry's
 providers are set once per process), one after the other in one run: telemetry off (no
-provider: OpenTelemetry not even imported), providers that drop everything (the API's
-no-op ones), and the SDK's in-memory span exporter and metric reader. `--baseline REV`
+provider: OpenTelemetry not even imported), the SDK's providers set to drop everything
+(every span sampled out, no metric reader), and the SDK's in-memory span exporter and
+metric reader. `--baseline REV`
 measures another version (a git revision) first, telemetry off, in the same run.
 
     python benchmarks/overhead.py [--calls 2000] [--rounds 15] [--telemetry] [--baseline REV]
@@ -40,7 +41,7 @@ from leadenrich import AsyncLeadEnrich, LeadEnrich, LeadOut, RateLimits
 ROOT = Path(__file__).resolve().parent.parent
 SETTINGS = {
     "off": "telemetry off (no provider)",
-    "drop": "providers that drop everything",
+    "drop": "SDK providers that drop everything",
     "memory": "SDK in-memory exporter and reader",
 }
 
@@ -120,16 +121,17 @@ def set_providers(setting: str) -> None:
     if setting == "off":
         return
     from opentelemetry import metrics, trace
-
-    if setting == "drop":
-        trace.set_tracer_provider(trace.NoOpTracerProvider())
-        metrics.set_meter_provider(metrics.NoOpMeterProvider())
-        return
     from opentelemetry.sdk.metrics import MeterProvider
     from opentelemetry.sdk.metrics.export import InMemoryMetricReader
     from opentelemetry.sdk.trace import TracerProvider
     from opentelemetry.sdk.trace.export import SimpleSpanProcessor
     from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter
+    from opentelemetry.sdk.trace.sampling import ALWAYS_OFF
+
+    if setting == "drop":
+        trace.set_tracer_provider(TracerProvider(sampler=ALWAYS_OFF))
+        metrics.set_meter_provider(MeterProvider())
+        return
 
     exporter = InMemorySpanExporter()
     provider = TracerProvider()

@@ -47,9 +47,11 @@ _current: ContextVar[CallSpan | None] = ContextVar("leadenrich_call", default=No
 
 
 def provided(*, personal: bool) -> Telemetry | None:
-    """The process's telemetry when the application has set a tracer or a meter provider."""
-    if isinstance(trace.get_tracer_provider(), trace.ProxyTracerProvider) and _proxy(
-        metrics.get_meter_provider()
+    """The process's telemetry when the application has set a tracer or a meter provider
+    (other than the API's no-op ones, which would drop it all)."""
+    tracer_provider, meter_provider = trace.get_tracer_provider(), metrics.get_meter_provider()
+    if isinstance(tracer_provider, (trace.ProxyTracerProvider, trace.NoOpTracerProvider)) and (
+        _proxy(meter_provider) or isinstance(meter_provider, metrics.NoOpMeterProvider)
     ):
         return None
     with _made:
@@ -190,20 +192,22 @@ class CallSpan:
 
     def returned(self, result: Any) -> Any:
         """Note what the call returned (ids, states, the credits it charged); return it."""
+        charged = _charged(self._name, result)
+        if charged is not None and charged[1]:
+            pool, credits = charged
+            self._telemetry.credits.add(
+                credits, {"leadenrich.credit.pool": pool, "leadenrich.operation": self._name}
+            )
+        if not self._span.is_recording():  # sampled out: its attributes would be dropped
+            return result
         attributes = _described(result, self._telemetry.personal)
         if not self._several and self._polled is not None:
             kind, _, polled_id = self._polled.rpartition("/")
             attributes.setdefault(
                 "leadenrich.job.id" if kind == "/jobs" else "leadenrich.lookup.id", _unquoted(polled_id)
             )
-        charged = _charged(self._name, result)
         if charged is not None:
-            pool, credits = charged
-            attributes["leadenrich.credits.charged"] = credits
-            if credits:
-                self._telemetry.credits.add(
-                    credits, {"leadenrich.credit.pool": pool, "leadenrich.operation": self._name}
-                )
+            attributes["leadenrich.credits.charged"] = charged[1]
         self._span.set_attributes(attributes)
         return result
 
@@ -219,8 +223,17 @@ class Attempt:
         url = request.url
         template, polled = _template(url, call.path)
         self._metric: dict[str, AttributeValue] = {"http.request.method": method, "url.template": template}
+        if paced > 0:
+            telemetry.budget_wait.record(paced, {"leadenrich.budget": call.bucket or "none"})
+        if polled is not None and (running := _current.get()) is not None:
+            running.count_poll(polled)
+        # What a sampler may decide by; the rest only for a span that records.
+        self._span = span = telemetry.tracer.start_span(
+            f"{method} {template}", kind=trace.SpanKind.CLIENT, attributes=dict(self._metric)
+        )
+        if not span.is_recording():
+            return
         attributes: dict[str, AttributeValue] = {
-            **self._metric,
             "server.address": url.host,
             "server.port": url.port or (443 if url.scheme == "https" else 80),
             "url.full": str(url),
@@ -229,18 +242,12 @@ class Attempt:
             attributes["http.request.resend_count"] = resend
         if paced > 0:
             attributes["leadenrich.pacing.wait"] = paced
-            telemetry.budget_wait.record(paced, {"leadenrich.budget": call.bucket or "none"})
         if polled is not None:
             kind, _, polled_id = polled.rpartition("/")
             attributes["leadenrich.job.id" if kind == "/jobs" else "leadenrich.lookup.id"] = _unquoted(
                 polled_id
             )
-            running = _current.get()
-            if running is not None:
-                running.count_poll(polled)
-        self._span = telemetry.tracer.start_span(
-            f"{method} {template}", kind=trace.SpanKind.CLIENT, attributes=attributes
-        )
+        span.set_attributes(attributes)
 
     def __enter__(self) -> Attempt:
         self._token = context.attach(trace.set_span_in_context(self._span))

@@ -519,3 +519,27 @@ def test_a_client_made_before_the_provider_is_set_reports_nothing() -> None:
     )
     # Made before: never; made after: the call and its attempt.
     assert _fresh_python(code) == ["0", "0", "2"]
+
+
+def test_spans_sampled_out_still_count_in_the_metrics() -> None:
+    code = CALL.format(usage=USAGE) + (
+        "from opentelemetry import metrics, trace\n"
+        "from opentelemetry.sdk.metrics import MeterProvider\n"
+        "from opentelemetry.sdk.metrics.export import InMemoryMetricReader\n"
+        "from opentelemetry.sdk.trace import TracerProvider\n"
+        "from opentelemetry.sdk.trace.export import SimpleSpanProcessor\n"
+        "from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter\n"
+        "from opentelemetry.sdk.trace.sampling import ALWAYS_OFF\n"
+        "exporter = InMemorySpanExporter()\n"
+        "provider = TracerProvider(sampler=ALWAYS_OFF)\n"
+        "provider.add_span_processor(SimpleSpanProcessor(exporter))\n"
+        "trace.set_tracer_provider(provider)\n"
+        "reader = InMemoryMetricReader()\n"
+        "metrics.set_meter_provider(MeterProvider(metric_readers=[reader]))\n"
+        "make().usage()\n"
+        "data = reader.get_metrics_data()\n"
+        "names = {m.name: sum(p.value for p in m.data.data_points) for r in data.resource_metrics"
+        " for s in r.scope_metrics for m in s.metrics if m.name == 'leadenrich.requests'}\n"
+        "print(len(exporter.get_finished_spans()), names['leadenrich.requests'])\n"
+    )
+    assert _fresh_python(code) == ["0", "1"]
