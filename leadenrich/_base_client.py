@@ -69,9 +69,7 @@ _NOT_SENT = (httpx.ConnectError, httpx.ConnectTimeout, httpx.PoolTimeout, httpx.
 def build_request(
     http: httpx.Client | httpx.AsyncClient, options: ClientOptions, call: Call[Any]
 ) -> httpx.Request:
-    headers: dict[str, str] | httpx.Headers = dict(options.auth_headers if call.auth else options.headers)
-    if call.body is not None:
-        headers["Content-Type"] = "application/json"
+    headers = options.sent_headers[call.auth, call.body is not None]
     params = call.params
     timeout = options.long_timeout if call.runs_enrichment else options.timeout
     extras = call.extras
