@@ -16,6 +16,7 @@ import time
 from collections import Counter as Tally
 from contextvars import ContextVar
 from typing import TYPE_CHECKING, Any
+from urllib.parse import unquote
 
 import httpx
 from opentelemetry import context, metrics, trace
@@ -173,8 +174,8 @@ class CallSpan:
         if self._retries:
             span.set_attribute("leadenrich.retries", self._retries)
         if self._polled is not None:
-            what = "leadenrich.job" if self._polled.startswith("/jobs/") else "leadenrich.lookup"
-            span.set_attribute(f"{what}.polls", self._polls)
+            key, _ = _polled_id(self._polled)
+            span.set_attribute(key.replace(".id", ".polls"), self._polls)
         if kind is not None:
             span.set_attribute("error.type", kind.__qualname__)
             span.set_status(trace.StatusCode.ERROR, kind.__qualname__)
@@ -202,10 +203,7 @@ class CallSpan:
             return result
         attributes = _described(result, self._telemetry.personal)
         if not self._several and self._polled is not None:
-            kind, _, polled_id = self._polled.rpartition("/")
-            attributes.setdefault(
-                "leadenrich.job.id" if kind == "/jobs" else "leadenrich.lookup.id", _unquoted(polled_id)
-            )
+            attributes.setdefault(*_polled_id(self._polled))
         if charged is not None:
             attributes["leadenrich.credits.charged"] = charged[1]
         self._span.set_attributes(attributes)
@@ -243,10 +241,8 @@ class Attempt:
         if paced > 0:
             attributes["leadenrich.pacing.wait"] = paced
         if polled is not None:
-            kind, _, polled_id = polled.rpartition("/")
-            attributes["leadenrich.job.id" if kind == "/jobs" else "leadenrich.lookup.id"] = _unquoted(
-                polled_id
-            )
+            key, polled_id = _polled_id(polled)
+            attributes[key] = polled_id
         span.set_attributes(attributes)
 
     def __enter__(self) -> Attempt:
@@ -307,10 +303,10 @@ def _template(url: httpx.URL, path: str) -> tuple[str, str | None]:
     return base + "/".join(parts), polled
 
 
-def _unquoted(segment: str) -> str:
-    from urllib.parse import unquote
-
-    return unquote(segment)
+def _polled_id(path: str) -> tuple[str, str]:
+    """The attribute that names the job or lookup a poll's `path` asks about, and its id."""
+    kind, _, quoted = path.rpartition("/")
+    return "leadenrich.job.id" if kind == "/jobs" else "leadenrich.lookup.id", unquote(quoted)
 
 
 def _type_name(error: BaseException) -> str:
