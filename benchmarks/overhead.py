@@ -22,19 +22,18 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import io
 import json
 import os
 import statistics
 import subprocess
 import sys
-import tarfile
 import tempfile
 import time
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 
 import httpx
+from import_time import checkout  # a sibling script: benchmarks/ is first on sys.path
 
 from leadenrich import AsyncLeadEnrich, LeadEnrich, LeadOut, RateLimits
 
@@ -205,16 +204,6 @@ def figures(calls: int, rounds: int) -> list[str]:
             f"{name}  sdk {sdk * 1e6:7.1f} us/call   raw {raw * 1e6:7.1f} us/call   ratio {sdk / raw:.2f}x"
         )
     return lines
-
-
-def checkout(revision: str, into: Path) -> Path:
-    """The `leadenrich` package as it was at `revision`, unpacked under `into`."""
-    archive = subprocess.run(
-        ["git", "archive", revision, "leadenrich"], capture_output=True, check=True, cwd=ROOT
-    ).stdout
-    with tarfile.open(fileobj=io.BytesIO(archive)) as tar:
-        tar.extractall(into, filter="data")
-    return into
 
 
 def child(setting: str, calls: int, rounds: int, source: Path = ROOT) -> list[str]:

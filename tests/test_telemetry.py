@@ -492,23 +492,32 @@ def _fresh_python(code: str) -> Sequence[str]:
 CALL = """
 import sys, json, httpx
 from leadenrich import LeadEnrich
+from opentelemetry import metrics, trace
+from opentelemetry.sdk.metrics import MeterProvider
+from opentelemetry.sdk.metrics.export import InMemoryMetricReader
+from opentelemetry.sdk.trace import TracerProvider
+from opentelemetry.sdk.trace.export import SimpleSpanProcessor
+from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter
+from opentelemetry.sdk.trace.sampling import ALWAYS_OFF, ALWAYS_ON
 body = json.dumps({usage!r}).encode()
 def make():
     http = httpx.Client(transport=httpx.MockTransport(lambda request: httpx.Response(200, content=body)))
     return LeadEnrich(api_key="le_live_x", base_url="https://api.test", http_client=http, rate_limits=None)
+def spans_kept(sampler):
+    exporter = InMemorySpanExporter()
+    provider = TracerProvider(sampler=sampler)
+    provider.add_span_processor(SimpleSpanProcessor(exporter))
+    return provider, exporter
 """
+"""A Python that sends `usage()` to a mock transport (`make()` a client), with what it
+takes to set OpenTelemetry's SDK up: `spans_kept(sampler)` is a tracer provider and its
+exporter, not yet set."""
 
 
 def test_a_client_made_before_the_provider_is_set_reports_nothing() -> None:
     code = CALL.format(usage=USAGE) + (
         "early = make()\n"
-        "from opentelemetry import trace\n"
-        "from opentelemetry.sdk.trace import TracerProvider\n"
-        "from opentelemetry.sdk.trace.export import SimpleSpanProcessor\n"
-        "from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter\n"
-        "exporter = InMemorySpanExporter()\n"
-        "provider = TracerProvider()\n"
-        "provider.add_span_processor(SimpleSpanProcessor(exporter))\n"
+        "provider, exporter = spans_kept(ALWAYS_ON)\n"
         "early.usage()\n"
         "print(len(exporter.get_finished_spans()))\n"
         "trace.set_tracer_provider(provider)\n"
@@ -523,23 +532,14 @@ def test_a_client_made_before_the_provider_is_set_reports_nothing() -> None:
 
 def test_spans_sampled_out_still_count_in_the_metrics() -> None:
     code = CALL.format(usage=USAGE) + (
-        "from opentelemetry import metrics, trace\n"
-        "from opentelemetry.sdk.metrics import MeterProvider\n"
-        "from opentelemetry.sdk.metrics.export import InMemoryMetricReader\n"
-        "from opentelemetry.sdk.trace import TracerProvider\n"
-        "from opentelemetry.sdk.trace.export import SimpleSpanProcessor\n"
-        "from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter\n"
-        "from opentelemetry.sdk.trace.sampling import ALWAYS_OFF\n"
-        "exporter = InMemorySpanExporter()\n"
-        "provider = TracerProvider(sampler=ALWAYS_OFF)\n"
-        "provider.add_span_processor(SimpleSpanProcessor(exporter))\n"
+        "provider, exporter = spans_kept(ALWAYS_OFF)\n"
         "trace.set_tracer_provider(provider)\n"
         "reader = InMemoryMetricReader()\n"
         "metrics.set_meter_provider(MeterProvider(metric_readers=[reader]))\n"
         "make().usage()\n"
         "data = reader.get_metrics_data()\n"
-        "names = {m.name: sum(p.value for p in m.data.data_points) for r in data.resource_metrics"
-        " for s in r.scope_metrics for m in s.metrics if m.name == 'leadenrich.requests'}\n"
-        "print(len(exporter.get_finished_spans()), names['leadenrich.requests'])\n"
+        "requests = [p.value for r in data.resource_metrics for s in r.scope_metrics for m in s.metrics"
+        " if m.name == 'leadenrich.requests' for p in m.data.data_points]\n"
+        "print(len(exporter.get_finished_spans()), sum(requests))\n"
     )
     assert _fresh_python(code) == ["0", "1"]
