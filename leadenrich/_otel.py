@@ -109,17 +109,17 @@ class Telemetry:
     def retrying(self, reason: str, delay: float, attempt: int) -> None:
         """A failed attempt will be sent again after `delay` seconds."""
         self.retries.add(1, {"leadenrich.retry.reason": reason})
-        trace.get_current_span().add_event(
-            "leadenrich.retry",
-            {
-                "leadenrich.retry.reason": reason,
-                "leadenrich.retry.delay": delay,
-                "leadenrich.retry.attempt": attempt,
-            },
-        )
+        # On the call's own span: never on one of the application's (a page of `leads.iter`
+        # runs under the caller's).
         call = _current.get()
         if call is not None:
-            call.count_retry()
+            call.retried(
+                {
+                    "leadenrich.retry.reason": reason,
+                    "leadenrich.retry.delay": delay,
+                    "leadenrich.retry.attempt": attempt,
+                }
+            )
 
     def counted(self, report: Reporter) -> Reporter:
         """`report`, counting each lead of a bulk run as it settles (or is read back from
@@ -181,9 +181,10 @@ class CallSpan:
             span.set_status(trace.StatusCode.ERROR, kind.__qualname__)
         span.end()
 
-    def count_retry(self) -> None:
+    def retried(self, event: dict[str, AttributeValue]) -> None:
         with self._lock:
             self._retries += 1
+        self._span.add_event("leadenrich.retry", event)
 
     def count_poll(self, path: str) -> None:
         with self._lock:

@@ -543,3 +543,29 @@ def test_spans_sampled_out_still_count_in_the_metrics() -> None:
         "print(len(exporter.get_finished_spans()), sum(requests))\n"
     )
     assert _fresh_python(code) == ["0", "1"]
+
+
+def test_an_iterator_s_requests_nest_under_the_caller_and_leave_its_span_alone(
+    telemetry: Telemetry, api: respx.MockRouter
+) -> None:
+    api.get("/leads").mock(
+        side_effect=[
+            httpx.Response(503, json={"detail": "busy"}),
+            httpx.Response(200, json={"items": [lead_out("ld_1")]}),
+            httpx.Response(200, json={"items": []}),
+        ]
+    )
+    with (
+        LeadEnrich(KEY, base_url=BASE, rate_limits=None, clock=ManualClock()) as client,
+        trace.get_tracer("app").start_as_current_span("report") as report,
+    ):
+        assert [lead.id for lead in client.leads.iter(page_size=50)] == ["ld_1"]
+    spans = telemetry.spans()
+    assert [span.name for span in spans] == ["GET /api/v1/leads"] * 3
+    assert all(
+        span.parent is not None and span.parent.span_id == report.get_span_context().span_id for span in spans
+    )
+    assert [attributes_of(span)["http.response.status_code"] for span in spans] == [503, 200, 200]
+    # The retry is counted, and the application's span gets no event of the SDK's.
+    assert telemetry.metrics()["leadenrich.retries"] == [({"leadenrich.retry.reason": "503"}, 1)]
+    assert not report.events  # type: ignore[attr-defined]
