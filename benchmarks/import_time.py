@@ -49,7 +49,8 @@ STATEMENTS = {
         "    x: int = Field(default=1, description='x')"
     ),
 }
-HEAVY = ("fastapi", "uvicorn", "starlette", "pandas", "tqdm")
+# OpenTelemetry too: with telemetry off (no provider set), the SDK never imports it.
+HEAVY = ("fastapi", "uvicorn", "starlette", "pandas", "tqdm", "opentelemetry")
 
 # Times the client's import, the first and the second enrich_sync, and the whole script up
 # to the first answer. With the dependencies imported first, the first two are "on top of
@@ -154,8 +155,12 @@ class Script:
 
 
 def heavy_modules() -> list[str]:
-    code = f"import sys, leadenrich; from leadenrich import LeadEnrich; print(' '.join(m for m in {HEAVY!r} if m in sys.modules))"
-    return python(code).split()
+    # After a client's first call, which is when telemetry is decided.
+    code = (
+        FIRST_CALL.format(deps="", lead=LEAD)
+        + f"print(' '.join(m for m in {HEAVY!r} if any(n.partition('.')[0] == m for n in sys.modules)))"
+    ).replace("import time", "import sys, time", 1)
+    return python(code).splitlines()[-1].split()
 
 
 def checkout(revision: str, into: Path) -> Path:

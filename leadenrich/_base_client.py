@@ -50,11 +50,14 @@ from ._polling import CutShort, JobDurations
 from ._ratelimit import Pacer, RateLimits
 from ._response import APIResponse
 from ._retry import RetryRun
+from ._telemetry import for_client as telemetry_for_client
 from ._tls import shared_tls
 from ._validate import describe
 
 if TYPE_CHECKING:
     from pydantic import ValidationError
+
+    from ._otel import Telemetry
 
 __all__ = ["AsyncAPIClient", "SyncAPIClient"]
 
@@ -67,9 +70,7 @@ _NOT_SENT = (httpx.ConnectError, httpx.ConnectTimeout, httpx.PoolTimeout, httpx.
 def build_request(
     http: httpx.Client | httpx.AsyncClient, options: ClientOptions, call: Call[Any]
 ) -> httpx.Request:
-    headers: dict[str, str] | httpx.Headers = dict(options.auth_headers if call.auth else options.headers)
-    if call.body is not None:
-        headers["Content-Type"] = "application/json"
+    headers = options.sent_headers[call.auth, call.body is not None]
     params = call.params
     timeout = options.long_timeout if call.runs_enrichment else options.timeout
     extras = call.extras
@@ -199,6 +200,7 @@ class _BaseClient(Generic[_HttpClient]):
         )
         # Shared by the client and its copies, as the connection pool is.
         self._durations = JobDurations()
+        self._telemetry = telemetry_for_client()
         self._share()
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
@@ -308,13 +310,13 @@ class _BaseClient(Generic[_HttpClient]):
     def __repr__(self) -> str:
         return f"{type(self).__name__}(base_url={self.base_url!r}, max_retries={self.max_retries})"
 
-    def _link_state(self) -> tuple[ServiceClock, JobDurations, int | None, Owner]:
+    def _link_state(self) -> tuple[ServiceClock, JobDurations, int | None, Owner, Telemetry | None]:
         """What a namespace's link reads of its client, sync or async alike: the clock, the
         job durations, how many enrichments the client's slots let run at once (None
-        without pacing), and whose account its requests go to."""
+        without pacing), whose account its requests go to, and its telemetry."""
         slots = self._pacer.limits.concurrent_enrichments if self._pacer is not None else None
         owner = Owner.of(self._options.base_url, self._options.api_key)
-        return self._options.clock, self._durations, slots, owner
+        return self._options.clock, self._durations, slots, owner, self._telemetry
 
     def _pace_delay(self, call: Call[Any], deadline: Deadline | None) -> float:
         if self._pacer is None or call.bucket is None:
@@ -327,7 +329,7 @@ class _BaseClient(Generic[_HttpClient]):
         return _in_time(await self._pacer.areserve(call.bucket, _within(deadline)), deadline)
 
     def _new_run(self, call: Call[Any], deadline: Deadline | None) -> RetryRun:
-        return RetryRun(self._options.retry, call, deadline)
+        return RetryRun(self._options.retry, call, deadline, self._telemetry)
 
 
 def _constructor_of(cls: type) -> Callable[..., None]:
@@ -414,17 +416,16 @@ class SyncAPIClient(_BaseClient[httpx.Client]):
         finally:
             slots.release()
 
-    def _attempt(self, call: Call[Any], deadline: Deadline | None) -> httpx.Response:
+    def _attempt(self, call: Call[Any], deadline: Deadline | None, resend: int = 0) -> httpx.Response:
         request = build_request(self._http, self._options, call)
         if (delay := self._pace_delay(call, deadline)) > 0:
             self.clock.sleep(delay)
         if call.before_send is not None:
             call.before_send()
-        try:
-            response = self._http.send(request)
-        except httpx.RequestError as exc:
-            raise connection_error(exc, request) from exc
-        return received(call, response, self._options)
+        if self._telemetry is None:
+            return received(call, _sent(self._http, request), self._options)
+        with self._telemetry.attempt(request, call, delay, resend) as attempt:
+            return attempt.answered(received(call, _sent(self._http, request), self._options))
 
     def _retry(
         self, call: Call[Any], first: LeadEnrichError, deadline: Deadline | None
@@ -436,7 +437,7 @@ class SyncAPIClient(_BaseClient[httpx.Client]):
             run.attempts += 1
             if pending:
                 raise pending.pop()
-            return self._attempt(call, deadline)
+            return self._attempt(call, deadline, run.attempts - 1)
 
         retrying = tenacity.Retrying(sleep=self.clock.sleep, **run.tenacity_options())
         with run.deadline_guard():
@@ -514,18 +515,17 @@ class AsyncAPIClient(_BaseClient[httpx.AsyncClient]):
         finally:
             slots.release()
 
-    async def _attempt(self, call: Call[Any], deadline: Deadline | None) -> httpx.Response:
+    async def _attempt(self, call: Call[Any], deadline: Deadline | None, resend: int = 0) -> httpx.Response:
         http = self._http if self._pools is None else await self._pools.current()
         request = build_request(http, self._options, call)
         if (delay := await self._apace_delay(call, deadline)) > 0:
             await self.clock.asleep(delay)
         if call.before_send is not None:
             call.before_send()
-        try:
-            response = await http.send(request)
-        except httpx.RequestError as exc:
-            raise connection_error(exc, request) from exc
-        return received(call, response, self._options)
+        if self._telemetry is None:
+            return received(call, await _asent(http, request), self._options)
+        with self._telemetry.attempt(request, call, delay, resend) as attempt:
+            return attempt.answered(received(call, await _asent(http, request), self._options))
 
     async def _retry(
         self, call: Call[Any], first: LeadEnrichError, deadline: Deadline | None
@@ -537,7 +537,7 @@ class AsyncAPIClient(_BaseClient[httpx.AsyncClient]):
             run.attempts += 1
             if pending:
                 raise pending.pop()
-            return await self._attempt(call, deadline)
+            return await self._attempt(call, deadline, run.attempts - 1)
 
         retrying = tenacity.AsyncRetrying(sleep=self.clock.asleep, **run.tenacity_options())
         with run.deadline_guard():
@@ -561,3 +561,17 @@ class AsyncAPIClient(_BaseClient[httpx.AsyncClient]):
 
     async def __aexit__(self, *exc_info: object) -> None:
         await self.aclose()
+
+
+def _sent(http: httpx.Client, request: httpx.Request) -> httpx.Response:
+    try:
+        return http.send(request)
+    except httpx.RequestError as exc:
+        raise connection_error(exc, request) from exc
+
+
+async def _asent(http: httpx.AsyncClient, request: httpx.Request) -> httpx.Response:
+    try:
+        return await http.send(request)
+    except httpx.RequestError as exc:
+        raise connection_error(exc, request) from exc

@@ -15,6 +15,7 @@ from ._resources.jobs import AsyncJobs, AsyncJobsWithRawResponse, Jobs, JobsWith
 from ._resources.leads import AsyncLeads, AsyncLeadsWithRawResponse, Leads, LeadsWithRawResponse
 from ._resources.mobile import AsyncMobile, AsyncMobileWithRawResponse, Mobile, MobileWithRawResponse
 from ._response import APIResponse
+from ._telemetry import instrument
 from ._types import ExtraHeaders, ExtraQuery, RequestTimeout
 
 if TYPE_CHECKING:
@@ -221,7 +222,12 @@ class AsyncLeadEnrich(AsyncAPIClient):
         return await self._request(per_call(_endpoints.usage(), timeout, extra_headers, extra_query))
 
 
-class LeadEnrichWithRawResponse(SyncNamespace):
+# The clients' own calls have spans named so; closing sends nothing.
+instrument(LeadEnrich, "", only=("health", "usage"))
+instrument(AsyncLeadEnrich, "", only=("health", "usage"))
+
+
+class LeadEnrichWithRawResponse(SyncNamespace, spans="with_raw_response"):
     """`client.with_raw_response`: each call returns an [`APIResponse`][leadenrich.APIResponse].
 
     Examples:
@@ -277,7 +283,7 @@ class LeadEnrichWithRawResponse(SyncNamespace):
         return self._link.request_raw(per_call(_endpoints.usage(), timeout, extra_headers, extra_query))
 
 
-class AsyncLeadEnrichWithRawResponse(AsyncNamespace):
+class AsyncLeadEnrichWithRawResponse(AsyncNamespace, spans="with_raw_response"):
     """`client.with_raw_response` of the async client: each call returns an [`APIResponse`][leadenrich.APIResponse].
 
     Examples:

@@ -118,6 +118,9 @@ class ClientOptions:
     long_timeout: httpx.Timeout
     headers: Mapping[str, str]
     auth_headers: Mapping[str, str] = field(repr=False)
+    sent_headers: Mapping[tuple[bool, bool], httpx.Headers] = field(repr=False)
+    """The headers of a request, by whether it is authenticated and has a body: built
+    once, as httpx copies a `Headers` as it is, where it parses a dict anew each time."""
     retry: RetryPolicy
     clock: ServiceClock
     rate_limits: RateLimits | None
@@ -170,6 +173,7 @@ def resolve(settings: ClientSettings) -> ClientOptions:
     rate_limits = settings.get("rate_limits", DEFAULT_RATE_LIMITS)
     if rate_limits is not None and not isinstance(rate_limits, RateLimits):  # pyright: ignore[reportUnnecessaryIsInstance]
         raise TypeError(f"rate_limits must be a RateLimits or None, got {type(rate_limits).__name__}")
+    auth_headers = {**headers, "Authorization": f"Bearer {key}"}
     return ClientOptions(
         # Kept resolved, so a copy does not read the environment again.
         settings=cast(
@@ -181,7 +185,17 @@ def resolve(settings: ClientSettings) -> ClientOptions:
         timeout=timeout,
         long_timeout=_long(timeout, clock),
         headers=headers,
-        auth_headers={**headers, "Authorization": f"Bearer {key}"},
+        auth_headers=auth_headers,
+        sent_headers={
+            (auth, body): httpx.Headers(
+                {
+                    **(auth_headers if auth else headers),
+                    **({"Content-Type": "application/json"} if body else {}),
+                }
+            )
+            for auth in (False, True)
+            for body in (False, True)
+        },
         retry=retry,
         clock=clock,
         rate_limits=rate_limits,

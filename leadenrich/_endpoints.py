@@ -6,6 +6,7 @@ InvalidRequestError before anything is sent, and they are shared by both clients
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, Generic, TypeVar, Union, cast
@@ -161,17 +162,24 @@ def _lenient_parser(model: type[M]) -> Callable[[bytes], M]:
     return parse
 
 
+_PLAIN = re.compile(r"[A-Za-z0-9_~-]+")
+"""Characters quote() never escapes, but the dot."""
+
+
 def _segment(name: str, value: object) -> str:
     if not isinstance(value, str):
         raise TypeError(f"{name} must be a str, got {type(value).__name__}")
     if not value.strip():
         raise InvalidRequestError(f"{name} must be a non-empty string")
-    if any(character.isspace() for character in value):
+    # str.split() splits on exactly the characters str.isspace() names.
+    if value.split() != [value]:
         # Ids never hold whitespace: this is a captured line, a label or a stray newline
         # (`J=$(...)` in a shell), and sent as it is it would only come back a 404.
         raise InvalidRequestError(
             f"{name} must not contain spaces or line breaks, got {value!r}: pass the id alone"
         )
+    if _PLAIN.fullmatch(value):
+        return value  # what quote() would return, as most ids are
     # quote() leaves dots alone, and "." or ".." would climb the path; escape them too.
     escaped = quote(value, safe="")
     return escaped.replace(".", "%2E") if value in (".", "..") else escaped

@@ -28,6 +28,7 @@ from ._polling import CutShort
 
 if TYPE_CHECKING:
     from ._clock import Deadline
+    from ._otel import Telemetry
 
 __all__ = ["RetryPolicy", "RetryRun"]
 
@@ -134,6 +135,7 @@ class RetryRun:
     call: Call[Any]
     deadline: Deadline | None = None
     """A wait's deadline: no back-off that would end past it is started."""
+    telemetry: Telemetry | None = None
     retries: int = 0
     upstream_retries: int = 0
     attempts: int = 0
@@ -166,6 +168,8 @@ class RetryRun:
         assert state.outcome is not None
         error = state.outcome.exception()
         reason = _reason(error)
+        if self.telemetry is not None:
+            self.telemetry.retrying(reason, self._next_delay, self.attempts + 1)
         logger.info(
             "retrying %s %s after %s in %.2f s (attempt %d)",
             self.call.method,

@@ -242,3 +242,31 @@ EXAMPLE_FILES = sorted(p.name for p in EXAMPLES.iterdir() if p.suffix in (".py",
 def test_every_example_is_tested(name: str) -> None:
     tested = {n.removeprefix("test_").replace("_", "") for n in globals() if n.startswith("test_")}
     assert Path(name).stem.replace("_", "") in tested, f"examples/{name} has no test"
+
+
+def test_telemetry() -> None:
+    """Prints the SDK's spans and metrics, and nothing of the fake server's."""
+    out = run_example("telemetry.py")
+    lines = out.splitlines()
+    spans = [line for line in lines if line.startswith("span ")]
+    # Only the SDK's, each attempt before the call it belongs to.
+    assert all(
+        re.match(r"span (leads\.enrich_and_wait|leads\.enrich_many|GET|POST) ", line) for line in spans
+    )
+    call = next(i for i, line in enumerate(spans) if line.startswith("span leads.enrich_and_wait "))
+    assert spans[0].startswith("span POST /api/v1/leads/enrich ")
+    assert spans[call - 1].startswith("span GET /api/v1/jobs/{job_id} ")
+    assert "leadenrich.credits.charged=1" in spans[call]
+    assert re.search(r"^span leads\.enrich_many \(\d+ ms\) leadenrich\.bulk\.leads=2, ", out, re.MULTILINE), (
+        out
+    )
+    assert "2 enriched in bulk for 2 credits" in lines
+    assert re.search(
+        r"^metric leadenrich\.bulk\.leads \{'leadenrich\.bulk\.outcome': 'enriched', 'leadenrich\.bulk\.resumed': False\}: 2$",
+        out,
+        re.MULTILINE,
+    ), out
+    assert re.search(
+        r"^metric leadenrich\.requests .*'url\.template': '/api/v1/jobs/\{job_id\}'", out, re.MULTILINE
+    )
+    assert "metric http.server" not in out

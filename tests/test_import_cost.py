@@ -78,3 +78,20 @@ def test_the_clients_load_the_bulk_package_on_a_bulk_call() -> None:
     )
     # A run does not load the preview (its own first call does).
     assert loaded_after(code, BULK) == [name for name in BULK if name != "leadenrich._bulk.preview"]
+
+
+def test_a_call_without_a_telemetry_provider_imports_no_opentelemetry() -> None:
+    # Telemetry is off until the application sets a provider: the SDK then never imports
+    # OpenTelemetry (about 60 ms), though the otel extra is installed here.
+    code = (
+        "import json, httpx\n"
+        "from leadenrich import LeadEnrich\n"
+        f"body = json.dumps({lead_out()!r}).encode()\n"
+        "http = httpx.Client(transport=httpx.MockTransport(lambda request: httpx.Response(200, content=body)))\n"
+        "with LeadEnrich(api_key='le_live_x', base_url='https://api.test', http_client=http) as client:\n"
+        "    client.leads.get('ld_1')\n"
+    )
+    watched = ("opentelemetry.trace", "opentelemetry.metrics")
+    assert loaded_after(code, watched) == []
+    # The check would pass on a probe that sees nothing.
+    assert loaded_after(code + "import opentelemetry.trace", watched) == ["opentelemetry.trace"]

@@ -10,6 +10,7 @@ the plan; `_Run.task`: a task's effects performed one after another).
 from __future__ import annotations
 
 import contextlib
+import contextvars
 import sys
 from collections.abc import AsyncGenerator, Callable, Generator, Iterable, Iterator
 from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
@@ -179,7 +180,10 @@ def _start(batch: Batch, link: Link) -> Steps[_Run]:
         resume = yield Blocking(store.take)
         yield from confirm(store, resume, link.owner, adopt=True)
     plan = batch.plan(resume, link.clock, (yield from _budget(batch)))
-    return _Run(plan, reporter(batch.progress, plan.total), _calls(batch, plan, link))
+    report = reporter(batch.progress, plan.total)
+    if link.telemetry is not None:
+        report = link.telemetry.counted(report)
+    return _Run(plan, report, _calls(batch, plan, link))
 
 
 @dataclass(frozen=True)
@@ -231,7 +235,8 @@ def _pool(
     try:
         while True:
             while len(running) < batch.tasks and (task := plan.next()) is not None:
-                running.add(pool.submit(execute, task))
+                # In the caller's context: its current span is the parent of the task's.
+                running.add(pool.submit(contextvars.copy_context().run, execute, task))
             yield from _emit(report, plan.leftovers())
             idle = plan.idle()
             if not running and idle is None:

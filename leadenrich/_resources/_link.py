@@ -9,14 +9,18 @@ from __future__ import annotations
 
 from contextlib import AsyncExitStack, ExitStack
 from dataclasses import dataclass
-from typing import TypeVar
+from typing import TYPE_CHECKING, TypeVar
 
 from .._clock import ServiceClock
 from .._help import as_documented
 from .._owner import Owner
 from .._polling import JobDurations
 from .._steps import Stepper, Steps
+from .._telemetry import instrument
 from ._protocols import AsyncRawRequest, AsyncRequest, AsyncSlot, SyncRawRequest, SyncRequest, SyncSlot
+
+if TYPE_CHECKING:
+    from .._otel import Telemetry
 
 __all__ = ["AsyncLink", "AsyncNamespace", "Link", "Namespace", "SyncLink", "SyncNamespace"]
 
@@ -34,6 +38,8 @@ class Link:
     """How many enrichments the client's slots let run at once (None: no limit)."""
     owner: Owner
     """The service and account the client's requests go to: a checkpoint's owner."""
+    telemetry: Telemetry | None
+    """Where the client's spans and metrics go; None when telemetry is off."""
 
 
 @dataclass(frozen=True)
@@ -88,10 +94,13 @@ class Namespace:
     """A namespace of a client (`client.jobs`, `client.jobs.with_raw_response`...), on its
     link: shown by `help()` as the API reference shows it."""
 
-    def __init_subclass__(cls, **kwargs: object) -> None:
-        """Each namespace is shown by `help()` as the API reference shows it."""
+    def __init_subclass__(cls, spans: str | None = None, **kwargs: object) -> None:
+        """Each namespace is shown by `help()` as the API reference shows it, and its public
+        methods' spans are named `spans.method` (`client.jobs.wait` -> `jobs.wait`)."""
         super().__init_subclass__(**kwargs)
         as_documented(cls)
+        if spans is not None:
+            instrument(cls, spans)
 
 
 as_documented(Namespace)

@@ -30,7 +30,7 @@ BulkInput = Iterable[LeadLike | Mapping[str, Any]] | DataFrameLike
 """LeadIn objects, dicts of its fields (rows read from a file are any mapping), or a DataFrame."""
 
 
-class BulkEnrichment(SyncNamespace):
+class BulkEnrichment(SyncNamespace, spans="leads"):
     """The bulk methods of [`Leads`][leadenrich.Leads]."""
 
     _iterations: OpenIterations
@@ -130,7 +130,7 @@ class BulkEnrichment(SyncNamespace):
         return self._link.run(preview(Draft.read(leads, checkpoint, max_stored), progress, self._link.owner))
 
 
-class AsyncBulkEnrichment(AsyncNamespace):
+class AsyncBulkEnrichment(AsyncNamespace, spans="leads"):
     """The bulk methods of [`AsyncLeads`][leadenrich.AsyncLeads]."""
 
     _iterations: AsyncOpenIterations

@@ -19,7 +19,7 @@ if TYPE_CHECKING:
 __all__ = ["AsyncEmail", "AsyncEmailWithRawResponse", "Email", "EmailWithRawResponse"]
 
 
-class Email(SyncNamespace):
+class Email(SyncNamespace, spans="email"):
     """Find work emails: `client.email`.
 
     Examples:
@@ -57,7 +57,7 @@ class Email(SyncNamespace):
         )
 
 
-class EmailWithRawResponse(SyncNamespace):
+class EmailWithRawResponse(SyncNamespace, spans="email.with_raw_response"):
     """`client.email.with_raw_response`: each call returns an [`APIResponse`][leadenrich.APIResponse].
 
     Examples:
@@ -85,7 +85,7 @@ class EmailWithRawResponse(SyncNamespace):
         )
 
 
-class AsyncEmail(AsyncNamespace):
+class AsyncEmail(AsyncNamespace, spans="email"):
     """Find work emails: `client.email` of the async client.
 
     Examples:
@@ -116,7 +116,7 @@ class AsyncEmail(AsyncNamespace):
         )
 
 
-class AsyncEmailWithRawResponse(AsyncNamespace):
+class AsyncEmailWithRawResponse(AsyncNamespace, spans="email.with_raw_response"):
     """`client.email.with_raw_response` of the async client: each call returns an [`APIResponse`][leadenrich.APIResponse].
 
     Examples:

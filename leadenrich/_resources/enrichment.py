@@ -21,7 +21,7 @@ if TYPE_CHECKING:
 __all__ = ["AsyncEnrichment", "Enrichment"]
 
 
-class Enrichment(SyncNamespace):
+class Enrichment(SyncNamespace, spans="leads"):
     """The enrichment methods of [`Leads`][leadenrich.Leads]."""
 
     def enrich(
@@ -118,7 +118,7 @@ class Enrichment(SyncNamespace):
         return self._link.run(_job(self._link, lead, waiter, on_created, ahead, extra_headers, extra_query))
 
 
-class AsyncEnrichment(AsyncNamespace):
+class AsyncEnrichment(AsyncNamespace, spans="leads"):
     """The enrichment methods of [`AsyncLeads`][leadenrich.AsyncLeads]."""
 
     async def enrich(

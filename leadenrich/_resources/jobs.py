@@ -21,7 +21,7 @@ if TYPE_CHECKING:
 __all__ = ["AsyncJobs", "AsyncJobsWithRawResponse", "Jobs", "JobsWithRawResponse"]
 
 
-class Jobs(SyncNamespace):
+class Jobs(SyncNamespace, spans="jobs"):
     """Read enrichment jobs: `client.jobs`.
 
     Examples:
@@ -105,7 +105,7 @@ def _wait(
     return (yield from poll(waiter, call))
 
 
-class JobsWithRawResponse(SyncNamespace):
+class JobsWithRawResponse(SyncNamespace, spans="jobs.with_raw_response"):
     """`client.jobs.with_raw_response`: each call returns an [`APIResponse`][leadenrich.APIResponse].
 
     Examples:
@@ -132,7 +132,7 @@ class JobsWithRawResponse(SyncNamespace):
         )
 
 
-class AsyncJobs(AsyncNamespace):
+class AsyncJobs(AsyncNamespace, spans="jobs"):
     """Read enrichment jobs: `client.jobs` of the async client.
 
     Examples:
@@ -182,7 +182,7 @@ class AsyncJobs(AsyncNamespace):
         )
 
 
-class AsyncJobsWithRawResponse(AsyncNamespace):
+class AsyncJobsWithRawResponse(AsyncNamespace, spans="jobs.with_raw_response"):
     """`client.jobs.with_raw_response` of the async client: each call returns an [`APIResponse`][leadenrich.APIResponse].
 
     Examples:

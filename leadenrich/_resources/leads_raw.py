@@ -19,7 +19,7 @@ if TYPE_CHECKING:
 __all__ = ["AsyncLeadsWithRawResponse", "LeadsWithRawResponse"]
 
 
-class LeadsWithRawResponse(SyncNamespace):
+class LeadsWithRawResponse(SyncNamespace, spans="leads.with_raw_response"):
     """`client.leads.with_raw_response`: each call returns an [`APIResponse`][leadenrich.APIResponse].
 
     Examples:
@@ -137,7 +137,7 @@ class LeadsWithRawResponse(SyncNamespace):
         )
 
 
-class AsyncLeadsWithRawResponse(AsyncNamespace):
+class AsyncLeadsWithRawResponse(AsyncNamespace, spans="leads.with_raw_response"):
     """`client.leads.with_raw_response` of the async client: each call returns an [`APIResponse`][leadenrich.APIResponse].
 
     Examples:

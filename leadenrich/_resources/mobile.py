@@ -23,7 +23,7 @@ if TYPE_CHECKING:
 __all__ = ["AsyncMobile", "AsyncMobileWithRawResponse", "Mobile", "MobileWithRawResponse"]
 
 
-class Mobile(SyncNamespace):
+class Mobile(SyncNamespace, spans="mobile"):
     """Look up mobile numbers: `client.mobile`.
 
     Examples:
@@ -165,7 +165,7 @@ def _find_and_wait(
     return (yield from poll(waiter, with_extras(_endpoints.get_mobile(pending.lookup_id), find.extras)))
 
 
-class MobileWithRawResponse(SyncNamespace):
+class MobileWithRawResponse(SyncNamespace, spans="mobile.with_raw_response"):
     """`client.mobile.with_raw_response`: each call returns an [`APIResponse`][leadenrich.APIResponse].
 
     Examples:
@@ -211,7 +211,7 @@ class MobileWithRawResponse(SyncNamespace):
         )
 
 
-class AsyncMobile(AsyncNamespace):
+class AsyncMobile(AsyncNamespace, spans="mobile"):
     """Look up mobile numbers: `client.mobile` of the async client.
 
     Examples:
@@ -298,7 +298,7 @@ class AsyncMobile(AsyncNamespace):
         return await self._link.run(_find_and_wait(waiter, person, extra_headers, extra_query))
 
 
-class AsyncMobileWithRawResponse(AsyncNamespace):
+class AsyncMobileWithRawResponse(AsyncNamespace, spans="mobile.with_raw_response"):
     """`client.mobile.with_raw_response` of the async client: each call returns an [`APIResponse`][leadenrich.APIResponse].
 
     Examples:

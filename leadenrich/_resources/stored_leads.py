@@ -18,7 +18,7 @@ if TYPE_CHECKING:
 __all__ = ["AsyncStoredLeads", "StoredLeads"]
 
 
-class StoredLeads(SyncNamespace):
+class StoredLeads(SyncNamespace, spans="leads"):
     """The methods of [`Leads`][leadenrich.Leads] on stored leads."""
 
     def list(
@@ -113,7 +113,7 @@ class StoredLeads(SyncNamespace):
         )
 
 
-class AsyncStoredLeads(AsyncNamespace):
+class AsyncStoredLeads(AsyncNamespace, spans="leads"):
     """The methods of [`AsyncLeads`][leadenrich.AsyncLeads] on stored leads."""
 
     async def list(

@@ -284,7 +284,7 @@ class SimClient(AsyncLeadEnrich):
     network: Network
     process: Process
 
-    async def _attempt(self, call: Call[Any], deadline: Any) -> Any:
+    async def _attempt(self, call: Call[Any], deadline: Any, resend: int = 0) -> Any:
         # What AsyncAPIClient._attempt does, with the network's exchange for httpx's send.
         if (delay := await self._apace_delay(call, deadline)) > 0:
             await self.clock.asleep(delay)
