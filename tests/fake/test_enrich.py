@@ -14,10 +14,15 @@ from leadenrich.testing import FakeServer
 from tests.helpers import MakeServer, api_client, assert_validation_error, lead, wait_job
 
 
-def test_async_enrich_answers_202_queued_at_once(server: FakeServer, http: httpx.Client) -> None:
-    started = time.monotonic()
-    response = http.post("/leads/enrich", json={"lead": lead()})
-    assert time.monotonic() - started < server.settings.real_seconds(20)
+def test_async_enrich_answers_202_queued_at_once(make_server: MakeServer) -> None:
+    # The job's intake alone lasts an hour of the service: a 202 that waited for the
+    # enrichment could not come before the job left `queued` (no clock is read here, so a
+    # busy machine cannot fail it).
+    server = make_server(queued_seconds=3600.0)
+    with api_client(server) as http:
+        response = http.post("/leads/enrich", json={"lead": lead()})
+    [job] = server.state.async_jobs.outs(None)
+    assert job.status == "queued"
     assert response.status_code == 202
     body = response.json()
     assert set(body) == {"job_id", "status"}
@@ -199,13 +204,13 @@ class TestDedupe:
         first = http.post(
             "/leads/enrich", params={"mode": "sync"}, json={"lead": lead(email="Ada@Acme.com")}
         ).json()
-        started = time.monotonic()
         again = http.post(
             "/leads/enrich",
             params={"mode": "sync"},
             json={"lead": lead("acme.io", email="ada@acme.COM", name="Someone Else")},
         )
-        assert time.monotonic() - started < server.settings.real_seconds(20)
+        # No enrichment ran for it (one charge, one stored lead, below): no clock is read,
+        # so a busy machine cannot fail this.
         assert again.status_code == 200
         body = again.json()
         assert body["deduped"] is True
