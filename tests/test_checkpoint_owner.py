@@ -214,3 +214,89 @@ async def test_readers_while_a_run_writes_see_its_lines_so_far_and_the_run_goes_
     assert [o.status for o in result] == ["enriched"] * LEADS
     assert_each_lead_charged_once(server)
     assert all(entry["event"] in ("owner", "started", "finished") for entry in entries(path))
+
+
+# Where users keep checkpoints: a network file system, and a notebook's kernel.
+
+_PROBE = """
+import fcntl, sys
+with open(sys.argv[1], "a+b") as handle:
+    try:
+        fcntl.lockf(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        sys.exit(3)
+"""
+
+
+def locked_elsewhere(path: Path) -> bool:
+    """Whether another process is refused a POSIX lock on `path` (as NFS grants flock)."""
+    import subprocess
+    import sys
+
+    return subprocess.run([sys.executable, "-c", _PROBE, str(path)], check=False).returncode == 3
+
+
+@pytest.mark.skipif(os.name != "posix", reason="POSIX locks")
+def test_readers_in_the_running_process_keep_its_lock_where_flock_is_posix_locks(
+    make_server: MakeServer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Linux NFS grants flock as a POSIX lock, which a process loses when it closes any of
+    # its descriptors of the file: as here, where flock is made lockf.
+    import fcntl
+
+    monkeypatch.setattr(fcntl, "flock", fcntl.lockf)
+    server = make_server(time_scale=SCALE, enrichment_seconds=(20.0, 40.0))
+    path = tmp_path / "run.jsonl"
+    client = scaled_client("sync", server)
+    outcomes = client.leads.enrich_iter(rows(3), concurrency=1, checkpoint=path, progress=False)
+    first = next(outcomes)
+    assert locked_elsewhere(path), "the run does not hold its checkpoint"
+    # Readers in the run's own process, between two of its leads.
+    assert read_checkpoint(rows(3), path).succeeded == 1
+    assert client.leads.preview_many(rows(3), checkpoint=path, progress=False).in_checkpoint == 1
+    assert locked_elsewhere(path), "a reader in the run's process let go of the run's lock"
+    rest = list(outcomes)
+    assert [o.status for o in [first, *rest]] == ["enriched"] * 3
+    assert not locked_elsewhere(path), "the run ended and still holds its checkpoint"
+    client.close()
+
+
+def test_a_ctrl_c_as_the_run_closes_its_checkpoint_lets_go_of_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A notebook's interrupt that lands while the run waits for its last lines to reach the
+    # disk: the kernel lives on, and must be able to run on the same checkpoint again.
+    import threading
+    import time
+
+    from leadenrich._bulk.checkpoint_file import CheckpointFile
+
+    path = tmp_path / "run.jsonl"
+    journal = CheckpointFile(path)
+    journal.take()
+    released = threading.Event()
+    fsync = os.fsync
+
+    def slow(fd: int) -> None:
+        if threading.current_thread().name == "leadenrich-checkpoint":
+            # Once the run waits for this line in its close, Ctrl-C.
+            while not journal._closed:  # pyright: ignore[reportPrivateUsage]
+                time.sleep(0.001)  # polling the close: the subject of this test
+            signal.pthread_kill(threading.main_thread().ident or 0, signal.SIGINT)
+            released.wait(timeout=30)
+        fsync(fd)
+
+    monkeypatch.setattr(os, "fsync", slow)
+    # Ctrl-C as a terminal or a kernel sends it: a SIGINT to the main thread, whose
+    # default handler raises KeyboardInterrupt (a test runner may have set another).
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    journal.append('{"event":"started","key":"k","index":0}\n')
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            journal.close()
+    finally:
+        signal.signal(signal.SIGINT, previous)
+        released.set()
+    again = CheckpointFile(path)
+    again.take()  # not refused as held by a run of this process
+    again.close()

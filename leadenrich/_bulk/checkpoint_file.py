@@ -22,9 +22,19 @@ from pathlib import Path
 from typing import BinaryIO
 
 from .._errors import LeadEnrichError
-from .checkpoint_lock import hold, let_go
+from .checkpoint_lock import hold, holder, let_go, refuse_if_held
 
 __all__ = ["CheckpointFile"]
+
+
+def _read_all(fd: int) -> bytes:
+    """The file open as `fd`, from its start, leaving the descriptor's offset as it is."""
+    chunks: list[bytes] = []
+    offset = 0
+    while chunk := os.pread(fd, 1 << 20, offset):
+        chunks.append(chunk)
+        offset += len(chunk)
+    return b"".join(chunks)
 
 
 def _complete(raw: bytes) -> bytes:
@@ -54,7 +64,12 @@ class CheckpointFile:
 
     def read(self) -> bytes:
         """Every complete line, as any reader sees them: nothing is locked or changed."""
+        held = holder(self.path) if hasattr(os, "pread") else None
         try:
+            if held is not None:
+                # Held by a run of this process: read through its descriptor, since closing
+                # one of our own would lose the lock where flock is emulated (Linux NFS).
+                return _complete(_read_all(held))
             with self.path.open("rb") as handle:
                 return _complete(handle.read())
         except (FileNotFoundError, NotADirectoryError):
@@ -72,6 +87,7 @@ class CheckpointFile:
         with self._owning:
             if self._closed:
                 raise LeadEnrichError(f"checkpoint {self.path} was let go before the run began")
+            refuse_if_held(self.path, self.name)
             try:
                 self.path.parent.mkdir(parents=True, exist_ok=True)
                 handle = self.path.open("a+b")
@@ -158,11 +174,16 @@ class CheckpointFile:
                 writer, self._writer = self._writer, None
                 self._closed = True
                 self._cond.notify()
-            if writer is not None:
-                writer.join()
-            if self._file is not None:
-                self._let_go(self._file)
-                self._file = None
+            try:
+                if writer is not None:
+                    writer.join()
+            finally:
+                # Also after a Ctrl-C during the join (a notebook's interrupt as the run
+                # closes): the lines not written yet are lost, as with a kill, but the file
+                # is let go rather than held for the interpreter's life.
+                if self._file is not None:
+                    self._let_go(self._file)
+                    self._file = None
 
     def _let_go(self, handle: BinaryIO) -> None:
         try:

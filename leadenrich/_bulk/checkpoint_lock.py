@@ -6,9 +6,11 @@ Windows' locks are mandatory and readers must never meet it). The OS lets go of 
 the descriptor is closed or the process ends, however it ends: a killed run never leaves
 its checkpoint locked. Readers take no lock and are never refused.
 
-The runs of this process that hold a checkpoint are also kept here: a second run in the
-same process is refused whatever the file system does with two descriptors of one
-process (some network file systems lock per process, not per descriptor).
+The runs of this process that hold a checkpoint are also kept here, with the descriptor
+each holds it by: a second run in the same process is refused before it opens the file,
+and a reader in the same process reads through the holder's descriptor. Where `flock` is
+emulated with POSIX locks (Linux NFS), a process loses its lock when it closes any
+descriptor of the file; opening and closing one of its own would let another process in.
 """
 
 from __future__ import annotations
@@ -21,7 +23,7 @@ import threading
 
 from .._errors import LeadEnrichError
 
-__all__ = ["CheckpointInUse", "hold", "let_go"]
+__all__ = ["CheckpointInUse", "hold", "holder", "let_go", "refuse_if_held"]
 
 _GO_ON = "run enrich_many again with the same checkpoint to go on from what it recorded"
 
@@ -30,7 +32,8 @@ class CheckpointInUse(LeadEnrichError, BlockingIOError):
     """Another run holds the checkpoint: taking it would block (so a BlockingIOError too)."""
 
 
-_held: set[tuple[int, int]] = set()
+_held: dict[tuple[int, int], int] = {}
+"""The checkpoints this process holds, by (device, inode), with the descriptor of each."""
 _guard = threading.Lock()
 
 if sys.platform == "win32":  # not run by CI, which runs on Linux
@@ -63,6 +66,31 @@ else:
         return isinstance(exc, BlockingIOError)
 
 
+def _same_process(name: str) -> CheckpointInUse:
+    return CheckpointInUse(
+        f"checkpoint {name} is held by another run of this process, which has not ended "
+        "(an async iteration left with break ends when its iterator or its client is "
+        f"closed): no lead was sent; once it has ended, {_GO_ON}"
+    )
+
+
+def holder(path: os.PathLike[str] | str) -> int | None:
+    """The descriptor this process holds the checkpoint at `path` by, or None."""
+    try:
+        status = os.stat(path)
+    except OSError:
+        return None
+    with _guard:
+        return _held.get((status.st_dev, status.st_ino))
+
+
+def refuse_if_held(path: os.PathLike[str] | str, name: str) -> None:
+    """Raise CheckpointInUse when a run of this process holds the checkpoint at `path`,
+    before a descriptor of it is opened (and closed) here."""
+    if holder(path) is not None:
+        raise _same_process(name)
+
+
 def hold(fd: int, name: str) -> tuple[int, int]:
     """Lock the checkpoint open as `fd` for this run alone; returns what `let_go` takes.
 
@@ -74,11 +102,7 @@ def hold(fd: int, name: str) -> tuple[int, int]:
     file = (status.st_dev, status.st_ino)
     with _guard:
         if file in _held:
-            raise CheckpointInUse(
-                f"checkpoint {name} is held by another run of this process, which has not ended "
-                "(an async iteration left with break ends when its iterator or its client is "
-                f"closed): no lead was sent; once it has ended, {_GO_ON}"
-            )
+            raise _same_process(name)
         try:
             _lock(fd)
         except OSError as exc:
@@ -91,14 +115,14 @@ def hold(fd: int, name: str) -> tuple[int, int]:
                 f"checkpoint {name} cannot be locked for this run alone ({exc.strerror or exc}): "
                 "keep it on a local disk"
             ) from None
-        _held.add(file)
+        _held[file] = fd
     return file
 
 
 def let_go(fd: int, file: tuple[int, int]) -> None:
     """Unlock the checkpoint (before its descriptor is closed, which would do it too)."""
     with _guard:
-        _held.discard(file)
+        _held.pop(file, None)
         # Closing the descriptor next lets go of it all the same.
         with contextlib.suppress(OSError):
             _unlock(fd)

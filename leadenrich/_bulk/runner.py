@@ -217,9 +217,13 @@ def iterate(batch: Batch, link: SyncLink) -> Generator[BulkOutcome, None, None]:
         yield from _emit(run.report, run.plan.ready)
         yield from _pool(run.plan, lambda task: link.run(run.task(task)), batch, run.report, link.clock)
     finally:
-        run.report.close()
-        if store is not None:
-            store.close()
+        try:
+            run.report.close()
+        finally:
+            # Even when a Ctrl-C lands as the run closes: a notebook's kernel lives on, and
+            # a checkpoint it still held would refuse every later run in it.
+            if store is not None:
+                store.close()
 
 
 def _pool(
@@ -325,9 +329,11 @@ async def aiterate(
         try:
             await _finish(running)
         finally:
-            report.close()
-            if store is not None:
-                await _let_go(store)
+            try:
+                report.close()
+            finally:
+                if store is not None:
+                    await _let_go(store)
 
 
 async def _let_go(store: Checkpoint) -> None:
