@@ -99,20 +99,15 @@ def verdict(
         # An earlier run's, not stored once the service was done with it (a sync
         # enrichment) or the queue moved past it (a job): never charged, sent now.
         return Resend()
-    if (
-        final
-        and parked.error is not None
-        and (
-            (hit is not None and hit.unread is not None)
-            or isinstance(parked.error, APIResponseValidationError)
-        )
-    ):
-        # A record the stamps do not rule out, only a `Date` header (a front end's clock,
-        # which may be off the stamps'): it may be its own. Or the service said it was
-        # done (a 2xx, its body cut short) and its record is not found: the service's own
-        # word against its listing, which settles nothing.
-        return Unknown(parked.error)
     if final and parked.error is not None:
+        if (hit is not None and hit.unread is not None) or isinstance(
+            parked.error, APIResponseValidationError
+        ):
+            # A record the stamps do not rule out, only a `Date` header (a front end's
+            # clock, which may be off the stamps'): it may be its own. Or the service said
+            # it was done (a 2xx, its body cut short) and its record is not listed: its
+            # word against its listing, which settles nothing.
+            return Unknown(parked.error)
         # This run's own, with no record the stamps do not rule out once the service was
         # done with it (the rule that sends an earlier run's lead again): not charged.
         return NotCharged()
