@@ -280,7 +280,9 @@ def test_a_killed_worker_frees_its_enrichment_slots_within_its_lease(redis_url: 
     # so a holder that this busy machine leaves without the CPU for a moment cannot run
     # one out in the middle (it did once with a wait of 1.5 leases of 1 s). Redis is given
     # 5 s to answer: a later answer sends a client to local pacing, which has free slots.
-    lease = 3.0
+    # Leases of 6 s: a holder left without the CPU for 3 s (a fresh clone's suite at a load
+    # of 14) let its leases of 3 s run out, and the refusal asked for meanwhile was not.
+    lease = 6.0
     # Jobs run 20 s (4000 s scaled): the holder keeps its 5 slots until it is killed. The
     # platform here runs more than 5 at once, so what waits is the client, not the server.
     with FakeServer(enrichment_seconds=(4000.0, 4000.0), max_concurrent_enrichments=10) as server:
