@@ -13,6 +13,7 @@ another account, its leads could be charged twice.
 from __future__ import annotations
 
 from typing import Any
+from urllib.parse import urlsplit
 
 from .. import _endpoints
 from .._endpoints import Call
@@ -23,6 +24,7 @@ from .checkpoint import Checkpoint, Resume
 
 __all__ = ["confirm"]
 
+_THIS_MACHINE = ("127.0.0.1", "localhost", "::1")
 _ASKED = 3
 """Records asked for at most: one may have been deleted since."""
 
@@ -34,11 +36,18 @@ def confirm(checkpoint: Checkpoint, resume: Resume, owner: Owner, *, adopt: bool
     if owner in owners:
         return
     if owners and owners[0].service != owner.service:
+        theirs = owners[0].service
+        local = urlsplit(theirs).hostname in _THIS_MACHINE
         raise LeadEnrichError(
             f"checkpoint {checkpoint.journal.name} belongs to another service: its leads were sent "
-            f"to {owners[0].service}, and this client sends to {owner.service}. Nothing was sent. "
-            "Resume it with the base_url it was written with, or pass a new checkpoint file: looked "
-            "up or sent again here, its leads could be charged twice"
+            f"to {theirs}, and this client sends to {owner.service}. Nothing was sent. "
+            + (
+                "That was a server on this machine (the bundled fake server starts empty on "
+                "every run): pass a new checkpoint file"
+                if local
+                else "Resume it with the base_url it was written with, or pass a new checkpoint "
+                "file: looked up or sent again here, its leads could be charged twice"
+            )
         )
     if owners and not (yield from _same_account(checkpoint, resume)):
         raise LeadEnrichError(
