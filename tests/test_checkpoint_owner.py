@@ -236,7 +236,6 @@ def locked_elsewhere(path: Path) -> bool:
     return subprocess.run([sys.executable, "-c", _PROBE, str(path)], check=False).returncode == 3
 
 
-@pytest.mark.skipif(os.name != "posix", reason="POSIX locks")
 def test_readers_in_the_running_process_keep_its_lock_where_flock_is_posix_locks(
     make_server: MakeServer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
