@@ -16,7 +16,9 @@
 - `run_failed`: a run the user did not stop ended with every row's outcome, raised
   nothing, and left no task behind; `unreadable_checkpoint`: the next run can read it.
 - `lead_unsettled` (liveness): once the faults stop, every lead ends: the last run leaves
-  none `maybe_charged`, but for two records no reader can tell apart (`_tied`), and for a
+  none `maybe_charged`, but for two records no reader can tell apart (`_tied`), for an
+  older record of the very same lead that only a `Date` header rules out (`_older_twin`),
+  and for a
   job creation the service never took in while nothing of the last run ran through the
   platform's slots after it (nothing the client can see shows the queue moved past it:
   the spec bounds no job's wait, so only a later enrichment that ran proves it never will).
@@ -239,6 +241,10 @@ def _unsettled(sim: World_, rows_of: dict[str, list[int]], by_row: dict[int, Bul
         if outcome is None or not outcome.maybe_charged or _tied(sim, key):
             continue
         posts = [s for s in sim.network.sent if s.key == key and s.method == "POST"]
+        if _older_twin(sim, key, posts):
+            # A record of the very same lead stored before it was sent, which only a `Date`
+            # header (a front end's clock) can tell from its own: not taken, not ruled out.
+            continue
         if queued_maybe and (not posts or kept.get(posts[-1].number, 0) <= 0):
             # Its last start may have been a job creation, which the service then made into
             # no record: never taken in, failed, or deduped. Nothing the client can see
@@ -250,6 +256,16 @@ def _unsettled(sim: World_, rows_of: dict[str, list[int]], by_row: dict[int, Bul
             )
         )
     return found
+
+
+def _older_twin(sim: World_, key: str, posts: list[Sent]) -> bool:
+    """Whether the service holds a record of the lead's very input that no request of the
+    schedule stored (the account had it before), while its last request found none of its
+    own to store (failed, or never taken in)."""
+    made = {c.ref for c in sim.service.charges if c.amount > 0}
+    earlier = [r for r in sim.service.records if r.key == key and r.id not in made]
+    kept = sim.service.kept_by_request()
+    return bool(earlier) and bool(posts) and kept.get(posts[-1].number, 0) <= 0
 
 
 def _stale(sim: World_, observed: Observed, sent: list[Sent], records: dict[str, Record]) -> int:

@@ -487,4 +487,23 @@ PINNED: list[Pinned] = [
             failing=frozenset(["co7.com"]),
         ),
     ),
+    Pinned(
+        "an_older_record_only_a_date_header_rules_out",
+        3029828,
+        "A check's mistake, found by the long run of the widened model: a gateway in front of "
+        "a domain that cannot be enriched, and a record of the very same lead stored before "
+        "the runs. With no stamp of its own making, a run cannot tell that record from the one "
+        "its lost request would have stored but by a Date header (a front end's clock), so it "
+        "leaves the lead maybe charged rather than take or rule out either (docs/reliability.md, "
+        "known limits); the liveness check called that unsettled. Fixed in the checks "
+        "(invariants._older_twin).",
+        Schedule(
+            seed=3029828,
+            rows=(Row("Co0", "co0.com"), Row("Co7", "co7.com")),
+            service=ServiceSettings(gateway_timeout=30.0),
+            runs=(RunSpec(concurrency=1, max_credits="auto"), RunSpec(concurrency=1)),
+            earlier=((Row("Co0", "co0.com"), 5.988126224206241),),
+            failing=frozenset({"co0.com"}),
+        ),
+    ),
 ]
