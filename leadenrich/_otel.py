@@ -71,30 +71,30 @@ class Telemetry:
     """The tracer, the meter and its instruments; shared by every client of the process."""
 
     def __init__(self, personal: bool) -> None:
-        self.personal = personal
-        self.tracer = trace.get_tracer(NAME, __version__)
+        self.personal: bool = personal
+        self.tracer: trace.Tracer = trace.get_tracer(NAME, __version__)
         meter = metrics.get_meter(NAME, __version__)
-        self.requests = meter.create_counter(
+        self.requests: metrics.Counter = meter.create_counter(
             "leadenrich.requests", unit="{request}", description="HTTP requests sent, by endpoint and status"
         )
-        self.duration = meter.create_histogram(
+        self.duration: metrics.Histogram = meter.create_histogram(
             "leadenrich.request.duration", unit="s", description="Time from sending a request to its answer"
         )
-        self.rate_limited = meter.create_counter(
+        self.rate_limited: metrics.Counter = meter.create_counter(
             "leadenrich.rate_limited", unit="{response}", description="429 answers, by variant"
         )
-        self.retries = meter.create_counter(
+        self.retries: metrics.Counter = meter.create_counter(
             "leadenrich.retries", unit="{retry}", description="Requests sent again, by what the last one met"
         )
-        self.budget_wait = meter.create_histogram(
+        self.budget_wait: metrics.Histogram = meter.create_histogram(
             "leadenrich.budget.wait",
             unit="s",
             description="Each wait for a place in the per-key budget before a request (client-side pacing)",
         )
-        self.credits = meter.create_counter(
+        self.credits: metrics.Counter = meter.create_counter(
             "leadenrich.credits", unit="{credit}", description="Credits the answers say were charged"
         )
-        self.bulk_leads = meter.create_counter(
+        self.bulk_leads: metrics.Counter = meter.create_counter(
             "leadenrich.bulk.leads", unit="{lead}", description="Leads of bulk runs, by outcome"
         )
 
