@@ -84,6 +84,11 @@ MUTANTS: list[Mutant] = [
         "if dated and aware:",
         "a front end's Date header ahead of the stamps keeps ruling out a lead's own record "
         "once the run's own stamps read the service's clock",
+        equivalent="for the money rules: the `Date` headers only ever decide for a lead of the run "
+        "that lost it (`_older` ignores them for an earlier run's, whose floor is unknown), and "
+        "there a record they rule out leaves the lead maybe charged (lost.py), never not charged; "
+        "the next run, reading the stamps alone, takes the record. It costs a rerun's lookup, "
+        "no credit and no record; the checks ask no run to settle what its own stamps prove",
     ),
     # What a lookup's findings decide (lost.py, lookup.py).
     Mutant(
@@ -107,6 +112,11 @@ MUTANTS: list[Mutant] = [
         "if lead.id not in self._claimed and (key := self._key(lead)) in self._wanted:",
         "if (key := self._key(lead)) in self._wanted:",
         "a record already given to a lead is taken again as a lost lead's own",
+        equivalent="a record is claimed only as the own record of a lead whose key is its "
+        "input's fingerprint (the spec: `input` is 'the lead as submitted'), and that lead is "
+        "done: never wanted by a lookup again. So a claimed record is never among a wanted "
+        "lead's candidates; only a service storing another input than the one sent could put "
+        "it there, and that would hide every lead's own record from its lookup first",
     ),
     Mutant(
         "page_limit_fallback_removed",
