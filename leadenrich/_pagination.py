@@ -18,11 +18,16 @@ if TYPE_CHECKING:
     from ._models.leads import Awaited
     from ._resources._link import AsyncLink, SyncLink
 
-__all__ = ["AsyncListing", "PageLimit", "SyncListing", "check_page_size", "next_skip"]
+__all__ = ["DEFAULT_LIMIT", "AsyncListing", "PageLimit", "SyncListing", "check_page_size", "next_skip"]
 
 
 def check_page_size(page_size: object) -> int:
     return integer("page_size", page_size, 1)
+
+
+DEFAULT_LIMIT = 50
+"""The spec's default `limit` of GET /leads: a page of at most this many is one any
+service serves."""
 
 
 class PageLimit:

@@ -23,7 +23,7 @@ from .._endpoints import Call, list_leads
 from .._endpoints import usage as usage_call
 from .._errors import InvalidRequestError, LeadEnrichError
 from .._owner import Owner
-from .._pagination import PageLimit, next_skip
+from .._pagination import DEFAULT_LIMIT, PageLimit, next_skip
 from .._steps import Blocking, Send, Steps
 from .._validate import integer
 from .checkpoint import Checkpoint, Resume, fingerprint
@@ -51,8 +51,6 @@ from the checkpoint, get the stored record back free, or enrich it (one credit a
 
 # Pages of the listing as large as the bulk runner's lookups ask for.
 _PAGE_SIZE = 100
-_DEFAULT_PAGE = 50
-"""The spec's default `limit` of GET /leads."""
 
 
 @dataclass(frozen=True, repr=False)
@@ -435,7 +433,7 @@ class StoredScan:
             left = self._max - self.read
             if left <= 0:
                 return None
-            if size is not None or left < _DEFAULT_PAGE:
+            if size is not None or left < DEFAULT_LIMIT:
                 # A page smaller than the spec's default is one any service serves.
                 size = min(size or left, left)
         self._size = size
