@@ -201,7 +201,14 @@ class Settling:
         window (`error`: the 404, for a job of this run; None for an earlier run's)."""
         now = self._clock.now()
         settled_by = now + self._service.settle
-        return Parked(item, now, None, now, now, settled_by, settled_by, error)
+        with self._lock:
+            times = self._job_times.get(item.key) if error is not None else None
+        if times is None:
+            return Parked(item, now, None, now, now, settled_by, settled_by, error)
+        # This run's job: a record older than its creation is not its own (a job may dedupe
+        # one stored long before, and charge nothing).
+        left = times[0]
+        return Parked(item, left, left, now, now, settled_by, settled_by, error)
 
     def look_again(self, parked: Parked, began: float, more_jobs: Callable[[], bool]) -> float | None:
         """When to look again for a lost lead a lookup begun at `began` did not find, or
