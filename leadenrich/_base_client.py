@@ -70,7 +70,14 @@ _NOT_SENT = (httpx.ConnectError, httpx.ConnectTimeout, httpx.PoolTimeout, httpx.
 def build_request(
     http: httpx.Client | httpx.AsyncClient, options: ClientOptions, call: Call[Any]
 ) -> httpx.Request:
-    headers = options.sent_headers[call.auth, call.body is not None]
+    """The request `call` sends through `http`: what `http.build_request` makes of it.
+
+    Built here rather than by httpx, which merges the client's headers into each
+    request's anew: `options.sent_headers` keeps them merged. The URL is absolute, so
+    the client's `base_url` plays no part; its query parameters and cookies are added as
+    httpx adds them.
+    """
+    headers = options.sent_headers.of(http, call.auth, call.body is not None)
     params = call.params
     timeout = options.long_timeout if call.runs_enrichment else options.timeout
     extras = call.extras
@@ -84,13 +91,16 @@ def build_request(
         if extras.timeout is not None:
             # Taken as given, even below the 100 s a sync enrichment may need: the caller chose it.
             timeout = extras.timeout
-    request = http.build_request(
+    if http.params:
+        params = http.params.merge(params)
+    request = httpx.Request(
         call.method,
         options.base_url + call.path,
         params=params,
         content=call.body,
         headers=headers,
-        timeout=timeout,
+        cookies=http.cookies,
+        extensions={"timeout": timeout.as_dict()},
     )
     if logger.isEnabledFor(logging.DEBUG):
         log_request(request, options.api_key)

@@ -15,7 +15,7 @@ from ._validate import integer
 
 if TYPE_CHECKING:
     from ._models import LeadOut, LeadPage
-    from ._models.leads import Awaited
+    from ._models.pages import Awaited
     from ._resources._link import AsyncLink, SyncLink
 
 __all__ = ["DEFAULT_LIMIT", "AsyncListing", "PageLimit", "SyncListing", "check_page_size", "next_skip"]

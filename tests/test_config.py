@@ -9,10 +9,10 @@ import httpx
 import pytest
 import respx
 
-from leadenrich import AsyncLeadEnrich, LeadEnrich, LeadEnrichError, RateLimits
+from leadenrich import AsyncLeadEnrich, LeadEnrich, LeadEnrichError, RateLimits, __version__
 from leadenrich.testing import ManualClock
 from tests.conftest import API, BASE, KEY
-from tests.helpers import USAGE
+from tests.helpers import USAGE, call, close
 
 pytestmark = pytest.mark.anyio
 
@@ -184,6 +184,47 @@ async def test_injected_async_client_is_used_and_not_closed(api: respx.MockRoute
     assert route.calls.last.request.headers["x-proxy-token"] == "p"
     assert not http.is_closed
     await http.aclose()
+
+
+@pytest.mark.parametrize("cls", CLIENTS)
+async def test_a_request_through_an_injected_client_is_what_its_build_request_makes(
+    api: respx.MockRouter, cls: type[LeadEnrich]
+) -> None:
+    # The SDK builds its requests itself, its headers merged once: the injected client's
+    # headers, query parameters and cookies must still go out as httpx would send them,
+    # and a change to the client's headers between calls must be seen.
+    route = api.get("/usage").respond(200, json=USAGE)
+    theirs = {"X-Proxy-Token": "p", "User-Agent": "theirs"}
+    kind = httpx.Client if cls is LeadEnrich else httpx.AsyncClient
+    http = kind(headers=theirs, params={"tenant": "t1"}, cookies={"session": "s"})
+    ours = {"User-Agent": f"leadenrich-python/{__version__}", "Accept": "application/json"}
+    client = cls(KEY, base_url=BASE, http_client=http)  # pyright: ignore[reportArgumentType]
+
+    def expected(**extra: str) -> httpx.Request:
+        headers = httpx.Headers({**ours, "Authorization": f"Bearer {KEY}"})
+        headers.update(extra)  # case-insensitively, as a call's extra_headers replace ours
+        return http.build_request("GET", f"{API}/usage", headers=headers, timeout=client.timeout)
+
+    await call(client.usage())
+    sent = route.calls.last.request
+    want = expected()
+    assert sent.headers.multi_items() == want.headers.multi_items()
+    assert sent.headers["cookie"] == "session=s"
+    assert (sent.url, sent.extensions["timeout"]) == (want.url, want.extensions["timeout"])
+    await call(client.usage(extra_headers={"accept": "text/plain"}, timeout=7))
+    sent = route.calls.last.request
+    assert sent.headers.multi_items() == expected(accept="text/plain").headers.multi_items()
+    assert sent.extensions["timeout"] == httpx.Timeout(7, connect=5).as_dict()
+    http.headers["X-Proxy-Token"] = "q"
+    await call(client.usage())
+    assert route.calls.last.request.headers.multi_items() == expected().headers.multi_items()
+    assert route.calls.last.request.headers["x-proxy-token"] == "q"
+    http.headers = {"X-Other": "o"}
+    await call(client.usage())
+    assert route.calls.last.request.headers.multi_items() == expected().headers.multi_items()
+    assert "x-proxy-token" not in route.calls.last.request.headers
+    await close(client)
+    await call(http.aclose() if isinstance(http, httpx.AsyncClient) else http.close())
 
 
 async def test_async_context_manager_closes_its_own_pool() -> None:

@@ -54,7 +54,12 @@ def test_a_call_loads_only_the_models_it_uses() -> None:
         "call = _endpoints.enrich_sync({'company': 'Acme', 'domain': 'acme.com'})\n"
         f"call.parse({json.dumps(lead_out()).encode()!r})"
     )
-    others = ("leadenrich._models.jobs", "leadenrich._models.lookups", "leadenrich._models.account")
+    others = (
+        "leadenrich._models.pages",
+        "leadenrich._models.jobs",
+        "leadenrich._models.lookups",
+        "leadenrich._models.account",
+    )
     assert loaded_after(code, ("leadenrich._models.leads", *others)) == ["leadenrich._models.leads"]
 
 

@@ -30,13 +30,13 @@ if TYPE_CHECKING:
     from .leads import LeadDeleted as LeadDeleted
     from .leads import LeadIn as LeadIn
     from .leads import LeadOut as LeadOut
-    from .leads import LeadPage as LeadPage
     from .leads import TechStack as TechStack
     from .lookups import MOBILE_TERMINAL_STATES as MOBILE_TERMINAL_STATES
     from .lookups import EmailFindIn as EmailFindIn
     from .lookups import EmailFindOut as EmailFindOut
     from .lookups import MobileFindIn as MobileFindIn
     from .lookups import MobileFindOut as MobileFindOut
+    from .pages import LeadPage as LeadPage
     from .validation import ValidationErrorItem as ValidationErrorItem
 
 # Where each name is imported from, the first time it is used: what the imports above
@@ -60,13 +60,13 @@ _SOURCES: dict[str, str] = {
     "LeadDeleted": ".leads",
     "LeadIn": ".leads",
     "LeadOut": ".leads",
-    "LeadPage": ".leads",
     "TechStack": ".leads",
     "EmailFindIn": ".lookups",
     "EmailFindOut": ".lookups",
     "MOBILE_TERMINAL_STATES": ".lookups",
     "MobileFindIn": ".lookups",
     "MobileFindOut": ".lookups",
+    "LeadPage": ".pages",
     "ValidationErrorItem": ".validation",
 }
 

@@ -13,7 +13,7 @@ from ._link import AsyncNamespace, SyncNamespace
 
 if TYPE_CHECKING:
     from .._models import LeadDeleted, LeadOut, LeadPage
-    from .._models.leads import Awaited
+    from .._models.pages import Awaited
 
 __all__ = ["AsyncStoredLeads", "StoredLeads"]
 

@@ -22,7 +22,7 @@ from leadenrich import (
     PersonQuery,
     UsageOut,
 )
-from leadenrich._models.leads import Awaited
+from leadenrich._models.pages import Awaited
 from leadenrich.testing import FakeServer, async_client_for, client_for, connect
 
 
