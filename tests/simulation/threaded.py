@@ -93,7 +93,7 @@ class UserThread:
         return lambda workers: TurnWorkers(self, link)
 
 
-class TurnLink(SyncLink):  # type: ignore[misc]
+class TurnLink(SyncLink):
     """A SyncLink whose `run` blocks the user's thread on the async link's run, or (for a
     worker's task) hands the run to the loop as a task."""
 
