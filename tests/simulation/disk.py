@@ -17,6 +17,7 @@ import errno
 import json
 import os
 import random
+import shutil
 import tempfile
 import threading
 from collections.abc import Iterator
@@ -37,13 +38,19 @@ _STALL = 30.0
 
 
 _SHM = "/dev/shm"
+_PREFIX = "leadenrich-sim-"
+_swept: set[int] = set()
+"""The processes that swept the directories of dead ones."""
 
 
 @contextlib.contextmanager
 def directory() -> Iterator[str]:
     """A directory for one schedule's checkpoint, in memory where the OS offers it."""
-    memory = os.path.isdir(_SHM) and os.access(_SHM, os.W_OK)
-    where = tempfile.mkdtemp(prefix="leadenrich-sim-", dir=_SHM if memory else None)
+    root = _SHM if os.path.isdir(_SHM) and os.access(_SHM, os.W_OK) else tempfile.gettempdir()
+    if os.getpid() not in _swept:
+        _swept.add(os.getpid())
+        _sweep(root)
+    where = tempfile.mkdtemp(prefix=f"{_PREFIX}{os.getpid()}-", dir=root)
     try:
         yield where
     finally:
@@ -52,6 +59,25 @@ def directory() -> Iterator[str]:
         with contextlib.suppress(FileNotFoundError):
             os.unlink(os.path.join(where, "run.jsonl"))
         os.rmdir(where)
+
+
+def _sweep(root: str) -> None:
+    """Remove the directories of processes ended mid-schedule (`--until-first` and the
+    mutation gate terminate their workers at the first failure)."""
+    for entry in os.scandir(root):
+        pid = entry.name.removeprefix(_PREFIX).split("-")[0]
+        if entry.name.startswith(_PREFIX) and pid.isdigit() and not _alive(int(pid)):
+            shutil.rmtree(entry.path, ignore_errors=True)
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
 
 
 class Disk:
