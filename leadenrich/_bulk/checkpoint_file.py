@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import os
 import threading
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from concurrent.futures import Future
 from pathlib import Path
 from typing import BinaryIO
@@ -46,8 +46,11 @@ def _complete(raw: bytes) -> bytes:
 class CheckpointFile:
     """The journal of a checkpoint kept in a file (see `checkpoint.Journal`)."""
 
-    def __init__(self, path: Path) -> None:
+    def __init__(self, path: Path, sync: Callable[[int], None] | None = None) -> None:
+        """`sync` syncs the file open as a descriptor to disk, `os.fsync` by default (the
+        bulk simulation's disk decides when a batch is synced, and what a kill loses)."""
         self.path: Path = path
+        self._sync = sync
         self.name: str = str(path)
         self._cond = threading.Condition()
         self._queue: list[tuple[bytes, Future[None]]] = []
@@ -157,7 +160,7 @@ class CheckpointFile:
         assert self._file is not None
         self._file.writelines(lines)
         self._file.flush()
-        os.fsync(self._file.fileno())
+        (self._sync or os.fsync)(self._file.fileno())
         self.syncs += 1
 
     def _fail(self, batch: list[tuple[bytes, Future[None]]], exc: OSError | ValueError) -> None:

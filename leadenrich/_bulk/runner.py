@@ -13,10 +13,10 @@ import contextlib
 import contextvars
 import sys
 from collections.abc import AsyncGenerator, Callable, Generator, Iterable, Iterator
-from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
+from concurrent.futures import ALL_COMPLETED, FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from dataclasses import dataclass, replace
 from functools import partial
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
 from .. import _endpoints
 from .._clock import Deadline, ServiceClock
@@ -44,7 +44,9 @@ if TYPE_CHECKING:
     from .._resources._link import AsyncLink, Link, SyncLink
     from .iteration import Halt
 
-__all__ = ["Batch", "aiterate", "iterate", "prepare"]
+__all__ = ["Batch", "Workers", "aiterate", "iterate", "prepare"]
+
+T = TypeVar("T")
 
 
 @dataclass(frozen=True)
@@ -204,8 +206,25 @@ class _Run:
         return driver.outcomes
 
 
-def iterate(batch: Batch, link: SyncLink) -> Generator[BulkOutcome, None, None]:
-    """Run the plan on a thread pool, yielding outcomes as they settle."""
+class Workers(ThreadPoolExecutor):
+    """The blocking runner's threads, and its wait for them. The bulk simulation gives
+    `iterate` workers of its own, which take turns with its event loop, so that the
+    runner's own logic (its stop, its Ctrl-C, its shutdown) runs on simulated time."""
+
+    def wait(
+        self, futures: set[Future[T]], timeout: float | None = None, return_when: str = ALL_COMPLETED
+    ) -> tuple[set[Future[T]], set[Future[T]]]:
+        return wait(futures, timeout, return_when)
+
+
+def _threads(workers: int) -> Workers:
+    return Workers(max_workers=workers, thread_name_prefix="leadenrich-bulk")
+
+
+def iterate(
+    batch: Batch, link: SyncLink, workers: Callable[[int], Workers] = _threads
+) -> Generator[BulkOutcome, None, None]:
+    """Run the plan on a thread pool (`workers` makes it), yielding outcomes as they settle."""
     store = batch.checkpoint
     try:
         run = link.run(_start(batch, link))
@@ -215,7 +234,9 @@ def iterate(batch: Batch, link: SyncLink) -> Generator[BulkOutcome, None, None]:
         raise
     try:
         yield from _emit(run.report, run.plan.ready)
-        yield from _pool(run.plan, lambda task: link.run(run.task(task)), batch, run.report, link.clock)
+        yield from _pool(
+            run.plan, lambda task: link.run(run.task(task)), batch, run.report, link.clock, workers
+        )
     finally:
         try:
             run.report.close()
@@ -232,8 +253,9 @@ def _pool(
     batch: Batch,
     report: Reporter,
     clock: ServiceClock,
+    workers: Callable[[int], Workers],
 ) -> Iterator[BulkOutcome]:
-    pool = ThreadPoolExecutor(max_workers=batch.tasks, thread_name_prefix="leadenrich-bulk")
+    pool = workers(batch.tasks)
     running: set[Future[list[BulkOutcome]]] = set()
     abandoning = False
     try:
@@ -252,7 +274,7 @@ def _pool(
             # With a worker free, wake when a parked lead falls due; otherwise on a result.
             timeout = idle if len(running) < batch.tasks else None
             real = clock.real_seconds(timeout) if timeout is not None else None
-            done, running = wait(running, timeout=real, return_when=FIRST_COMPLETED)
+            done, running = pool.wait(running, timeout=real, return_when=FIRST_COMPLETED)
             for future in done:
                 yield from _emit(report, future.result())
     except KeyboardInterrupt:
@@ -265,7 +287,7 @@ def _pool(
                 f"finishing {_count(len(running), 'enrichment')} already paid for; "
                 "press Ctrl-C again to abandon them"
             )
-            wait(running)
+            pool.wait(running)
             abandoning = False
         raise
     finally:

@@ -181,12 +181,16 @@ class SimClock(ServiceClock):
         super().__init__(1.0)
         self._world = world
         self._offset = offset
+        self.blocking: Callable[[float], None] | None = None
+        """How the user's thread sleeps in a threaded run (its loop runs meanwhile)."""
 
     def _real_now(self) -> float:
         return self._world.now
 
     def _real_sleep(self, real_seconds: float) -> None:
-        raise AssertionError("the simulation runs the asyncio client: nothing may block")
+        if self.blocking is None:
+            raise AssertionError("only the threaded runner's own loop sleeps blocking")
+        self.blocking(real_seconds)
 
     async def _real_asleep(self, real_seconds: float) -> None:
         await asyncio.sleep(real_seconds)

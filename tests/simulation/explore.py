@@ -135,7 +135,7 @@ def _plainer_run(spec: RunSpec) -> Iterator[RunSpec]:
             value = getattr(spec.stop, name)
             if value and value != round(value):
                 yield replace(spec, stop=replace(spec.stop, **{name: float(round(value))}))
-    for name in ("max_credits", "preview", "poll_interval", "read_timeout", "strategy"):
+    for name in ("max_credits", "preview", "poll_interval", "read_timeout", "strategy", "runner"):
         if getattr(spec, name) != getattr(default, name):
             yield replace(spec, **{name: getattr(default, name)})
     if spec.concurrency > 1:

@@ -1,10 +1,11 @@
 """Running a schedule: the world, its service, the checkpoint's disk, and each run of the
 user's program as a process on a loop of its own.
 
-Each run is the real bulk runner (`prepare`, `aiterate`, `AsyncBulkIterator`, the Plan
-and its task steps) on a `SimClient`, with the checkpoint kept on a simulated disk: a
-line is on disk once the disk has synced it, a kill loses the lines not synced yet and
-may tear the one being written. After the schedule's runs the world goes quiet for an
+Each run is the real bulk runner (`prepare`, `aiterate` and `AsyncBulkIterator`, or the
+blocking client's `iterate` in the user's thread: threaded.py; the Plan and its task
+steps) on a `SimClient`, with the real checkpoint file on a disk whose syncs the world
+decides (disk.py): a line is on disk once the disk has synced it, a kill loses the lines
+not synced yet and may tear the one being written. After the schedule's runs the world goes quiet for an
 hour, and a last run with no faults and no stop shows what the others left.
 """
 
@@ -13,26 +14,25 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import gc
-import json
 import logging
 import random
-from collections.abc import Callable
-from concurrent.futures import Future
+from collections.abc import Callable, Generator
 from dataclasses import dataclass, field, replace
 from typing import Any
 
 from leadenrich._bulk.checkpoint import Checkpoint
-from leadenrich._bulk.checkpoint_lock import CheckpointInUse
-from leadenrich._bulk.iteration import AsyncBulkIterator, Halt
+from leadenrich._bulk.iteration import AsyncBulkIterator, Halt, OpenIterations
 from leadenrich._bulk.preview import BulkPreview, Draft, preview
 from leadenrich._bulk.results import BulkOutcome
-from leadenrich._bulk.runner import aiterate, prepare
+from leadenrich._bulk.runner import aiterate, iterate, prepare
 from leadenrich._errors import LeadEnrichError
 
 from .clock import SimClock, SimLoop, Stuck, World
+from .disk import Disk, FileJournal, directory
 from .network import Killed, Network, Process, SimClient
 from .schedule import RunSpec, Schedule, Stop
 from .service import Service
+from .threaded import UserThread
 
 __all__ = ["Observed", "World", "simulate"]
 
@@ -79,107 +79,6 @@ class World_:
     log: list[str]
 
 
-class Disk:
-    """The checkpoint file on a simulated disk, and the run that holds it."""
-
-    def __init__(self, world: World, rng: random.Random) -> None:
-        self.world = world
-        self.rng = rng
-        self.data = bytearray()
-        self.owner: MemoryJournal | None = None
-
-    def journal(self, process: Process, full_at: int | None = None) -> MemoryJournal:
-        return MemoryJournal(self, process, full_at)
-
-    def as_written_by_1_0(self) -> None:
-        """Rewrite the complete lines as 1.0 wrote them: a `started` line did not say
-        whether the lead was sent as a job, and no line said whose the checkpoint is, nor
-        a job's id, nor a lost answer."""
-        complete = self.data[: self.data.rfind(b"\n") + 1]
-        lines: list[bytes] = []
-        for line in bytes(complete).splitlines():
-            entry = json.loads(line)
-            if entry.get("event") in ("owner", "job", "lost"):
-                continue
-            entry.pop("as_job", None)
-            lines.append(json.dumps(entry, separators=(",", ":")).encode())
-        self.data[: len(complete)] = b"".join(line + b"\n" for line in lines)
-
-
-class MemoryJournal:
-    """A checkpoint's journal on the simulated disk, as the file is: held by one run from
-    its start to its end, and let go when its process dies; a batch of lines is synced a
-    moment after it is appended, as the writer thread does it; readers change nothing."""
-
-    name = "run.jsonl"
-
-    def __init__(self, disk: Disk, process: Process, full_at: int | None = None) -> None:
-        self.disk = disk
-        self.process = process
-        self.failure: LeadEnrichError | None = None
-        self._pending: list[tuple[str, Future[None]]] = []
-        self._full_at = full_at
-        """The disk is full from the n-th line appended on."""
-        self._appended = 0
-
-    def read(self) -> bytes:
-        data = self.disk.data
-        return bytes(data[: data.rfind(b"\n") + 1])
-
-    def take(self) -> bytes:
-        if self.disk.owner is not None:
-            raise CheckpointInUse(f"checkpoint {self.name} is held by another run")
-        self.disk.owner = self
-        data = self.disk.data
-        complete = self.read()
-        # As the file's owner does: a torn tail is cut, so the next line starts afresh.
-        del data[len(complete) :]
-        return complete
-
-    def append(self, line: str) -> Future[None]:
-        written: Future[None] = Future()
-        written.set_running_or_notify_cancel()
-        if self.disk.owner is not self:
-            written.set_exception(LeadEnrichError(f"checkpoint {self.name} is not held by this run"))
-            return written
-        self._appended += 1
-        if self.failure is None and self._full_at is not None and self._appended > self._full_at:
-            self.failure = LeadEnrichError(
-                f"checkpoint {self.name} cannot be written: [Errno 28] No space left on device"
-            )
-        if self.failure is not None:
-            written.set_exception(self.failure)
-            return written
-        if not self._pending:
-            self.disk.world.after(self.disk.rng.uniform(0.0005, 0.02), self._sync)
-        self._pending.append((line, written))
-        return written
-
-    def _sync(self) -> None:
-        if self.process.dead:
-            return
-        batch, self._pending = self._pending, []
-        for line, _ in batch:
-            self.disk.data += line.encode()
-        for _, written in batch:
-            written.set_result(None)
-
-    def close(self) -> None:
-        self._sync()
-        if self.disk.owner is self:
-            self.disk.owner = None
-
-    def kill(self) -> None:
-        """The process died: lines not synced are lost, the first may be torn, and the
-        OS lets go of the file."""
-        if self._pending and self.disk.rng.random() < 0.5:
-            line = self._pending[0][0].encode()
-            self.disk.data += line[: self.disk.rng.randint(1, len(line) - 1)]
-        self._pending = []
-        if self.disk.owner is self:
-            self.disk.owner = None
-
-
 def simulate(schedule: Schedule, *, trace: bool = False) -> World_:
     """Run `schedule` and return what happened."""
     global _HTTP
@@ -196,33 +95,34 @@ def simulate(schedule: Schedule, *, trace: bool = False) -> World_:
     network = Network(
         world, service, dict(schedule.faults), dict(schedule.read_faults), random.Random(rng.random())
     )
-    disk = Disk(world, random.Random(rng.random()))
-    log: list[str] = []
-    sim = World_(schedule, world, service, network, disk, [], log)
-    handler = _Trace(world, log) if trace else None
-    logger = logging.getLogger("leadenrich")
-    if handler is not None:
-        logger.addHandler(handler)
-        logger.setLevel(logging.INFO)
-    # The cycle collector runs when allocation counts say, and those differ between a
-    # schedule run alone and the same one run after thousands of others; a finalizer it
-    # calls (an iterator nobody holds stops its run) would come at another step. Without
-    # it a seed replays the same alone and in a batch.
-    collecting = gc.isenabled()
-    gc.disable()
-    try:
-        # Two last runs: what the first leaves maybe charged (its own lost answers, a
-        # gateway in front of the service timing out for good), the second looks up.
-        specs = [*schedule.runs, RunSpec(strategy="sync", gap=QUIET), RunSpec(strategy="sync")]
-        for index, spec in enumerate(specs):
-            world.run_until(world.now + spec.gap)
-            process = Process(index, clean=index >= len(schedule.runs))
-            sim.runs.append(_run(sim, spec, process, random.Random(rng.random())))
-    finally:
-        if collecting:
-            gc.enable()
+    with directory() as where:
+        disk = Disk(world, random.Random(rng.random()), where)
+        log: list[str] = []
+        sim = World_(schedule, world, service, network, disk, [], log)
+        handler = _Trace(world, log) if trace else None
+        logger = logging.getLogger("leadenrich")
         if handler is not None:
-            logger.removeHandler(handler)
+            logger.addHandler(handler)
+            logger.setLevel(logging.INFO)
+        # The cycle collector runs when allocation counts say, and those differ between a
+        # schedule run alone and the same one run after thousands of others; a finalizer it
+        # calls (an iterator nobody holds stops its run) would come at another step. Without
+        # it a seed replays the same alone and in a batch.
+        collecting = gc.isenabled()
+        gc.disable()
+        try:
+            # Two last runs: what the first leaves maybe charged (its own lost answers, a
+            # gateway in front of the service timing out for good), the second looks up.
+            specs = [*schedule.runs, RunSpec(strategy="sync", gap=QUIET), RunSpec(strategy="sync")]
+            for index, spec in enumerate(specs):
+                world.run_until(world.now + spec.gap)
+                process = Process(index, clean=index >= len(schedule.runs))
+                sim.runs.append(_run(sim, spec, process, random.Random(rng.random())))
+        finally:
+            if collecting:
+                gc.enable()
+            if handler is not None:
+                logger.removeHandler(handler)
     return sim
 
 
@@ -288,20 +188,75 @@ def _run(sim: World_, spec: RunSpec, process: Process, rng: random.Random) -> Ob
 
             await _consume(spec, process, loop, outcomes, observed)
 
-    task = loop.create_task(program())
-    if spec.stop is not None and spec.stop.kind in ("cancel", "cancel_twice", "kill"):
-        _arrange(spec.stop, sim, observed, journal, loop, task)
-    try:
-        loop.run_until_complete(task)
-    except asyncio.CancelledError:
-        observed.raised = asyncio.CancelledError()
-    except RuntimeError as exc:
-        if not process.dead:
+    def threaded() -> None:
+        """The user's program on the blocking client: `enrich_iter`'s loop in its thread."""
+        thread = UserThread(loop, process)
+        client.clock.blocking = thread.sleep  # type: ignore[attr-defined]
+        if spec.stop is not None and spec.stop.kind in ("cancel", "cancel_twice", "kill"):
+            _arrange(spec.stop, sim, observed, journal, loop, thread)
+        link = thread.link(client.leads._link)  # pyright: ignore[reportPrivateUsage]
+        iterations = OpenIterations()
+        try:
+            checkpoint = Checkpoint(journal=journal)
+            if spec.preview:
+                draft = Draft.read(rows, checkpoint, None)
+                observed.preview = link.run(preview(draft, False, link.owner))
+                observed.credits_left = None if quota is None else max(0, quota - sim.service.used)
+            batch = prepare(
+                rows,
+                concurrency=spec.concurrency,
+                max_credits=spec.max_credits,
+                strategy=spec.strategy,
+                poll_interval=spec.poll_interval,
+                progress=False,
+                client_slots=link.slots,
+            )
+            batch = replace(batch, checkpoint=checkpoint)
+
+            def outcomes() -> Generator[BulkOutcome, None, None]:
+                # What the blocking client's enrich_iter does, with the checkpoint on the
+                # simulated disk.
+                run = iterate(batch, link, thread.workers(link))
+                iterations.track(run)
+                return run
+
+            _consume_blocking(spec, process, loop, thread, outcomes, observed)
+        finally:
+            try:
+                # What LeadEnrich.close does, and then the interpreter's exit, which waits
+                # for the pool's threads (a second Ctrl-C abandoned them, not ended them).
+                iterations.close()
+                thread.block(client.aclose())
+                pending = [t for t in asyncio.all_tasks(loop) if not t.done()]
+                if pending:
+                    thread.block(asyncio.wait(pending))
+            finally:
+                thread.ended = True
+
+    if spec.runner == "threaded":
+        try:
+            threaded()
+        except Killed:
+            pass
+        except Stuck as exc:
             observed.raised = exc
-    except Stuck as exc:
-        observed.raised = exc
-    except BaseException as exc:  # the checks report it
-        observed.raised = exc
+        except BaseException as exc:  # a Ctrl-C the run let through; the checks judge it
+            observed.raised = exc
+    else:
+        task = loop.create_task(program())
+        if spec.stop is not None and spec.stop.kind in ("cancel", "cancel_twice", "kill"):
+            _arrange(spec.stop, sim, observed, journal, loop, task)
+        try:
+            loop.run_until_complete(task)
+        except asyncio.CancelledError:
+            observed.raised = asyncio.CancelledError()
+        except RuntimeError as exc:
+            if not process.dead:
+                observed.raised = exc
+        except Stuck as exc:
+            observed.raised = exc
+        except BaseException as exc:  # the checks report it
+            observed.raised = exc
     if process.dead:
         _wind_down(loop)
     else:
@@ -311,14 +266,15 @@ def _run(sim: World_, spec: RunSpec, process: Process, rng: random.Random) -> Ob
             _wind_down(loop)
         observed.errors += [str(context.get("message")) for context in loop.errors]
         loop.run_until_complete(loop.shutdown_asyncgens())
-        if sim.disk.owner is journal:
+        if journal.held:
             observed.errors.append("the program ended with its run still holding the checkpoint")
     loop.close()
-    sim.disk.owner = None  # the process is over: the OS lets go of what it held
+    journal.close()  # the process is over: the OS lets go of what it held
+    sim.disk.settled()
     if spec.legacy:
         sim.disk.as_written_by_1_0()
     try:
-        observed.checkpoint = Checkpoint(journal=MemoryJournal(sim.disk, process)).load()
+        observed.checkpoint = Checkpoint(sim.disk.path).load()
     except LeadEnrichError as exc:
         observed.checkpoint = exc
     return observed
@@ -328,29 +284,38 @@ def _arrange(
     stop: Stop,
     sim: World_,
     observed: Observed,
-    journal: MemoryJournal,
+    journal: FileJournal,
     loop: SimLoop,
-    task: asyncio.Task[None],
+    task: asyncio.Task[None] | UserThread,
 ) -> None:
     """Cancel or kill the run when `stop` says: so long after its start, or after its
-    `count`-th request left or answer was lost."""
+    `count`-th request left or answer was lost. A threaded run's cancel is a Ctrl-C."""
     world, process = sim.world, observed.process
 
+    def done() -> bool:
+        return task.ended if isinstance(task, UserThread) else task.done()
+
+    def interrupt() -> None:
+        if isinstance(task, UserThread):
+            task.interrupt()
+        else:
+            task.cancel()
+
     def cancel() -> None:
-        if task.done():
+        if done():
             return
         if process.stop_iteration is None:
             process.stop_iteration, observed.stopped = loop.iteration, world.now
-        task.cancel()
+        interrupt()
         if stop.kind == "cancel_twice":
             world.after(stop.again, again)
 
     def again() -> None:
-        if not task.done():
-            task.cancel()
+        if not done():
+            interrupt()
 
     def kill() -> None:
-        if not task.done():
+        if not done():
             observed.stopped = world.now
             sim.network.kill(process)
             journal.kill()
@@ -407,6 +372,47 @@ async def _consume(
         observed.completed = True
     if stop is not None and stop.kind == "break":
         await asyncio.sleep(stop.linger)
+
+
+def _consume_blocking(
+    spec: RunSpec,
+    process: Process,
+    loop: SimLoop,
+    thread: UserThread,
+    outcomes: Callable[[], Generator[BulkOutcome, None, None]],
+    observed: Observed,
+) -> None:
+    """`_consume` for the blocking client: `for outcome in client.leads.enrich_iter(...)`."""
+    stop, world = spec.stop, loop.world
+
+    def take(outcome: BulkOutcome) -> bool:
+        observed.outcomes.append(outcome)
+        observed.times.append(world.now)
+        if (
+            stop is None
+            or stop.kind not in ("break", "break_close")
+            or len(observed.outcomes) < stop.outcomes
+        ):
+            return False
+        process.stop_iteration, observed.stopped = loop.iteration, world.now
+        return True
+
+    if stop is not None and stop.kind == "break_close":
+        with contextlib.closing(outcomes()) as iterator:
+            for outcome in iterator:
+                if take(outcome):
+                    return
+        observed.completed = True
+        return
+    # The generator is held by the loop alone: leaving it drops the last reference, and
+    # it is closed on the spot (its leads in flight finish there).
+    for outcome in outcomes():
+        if take(outcome):
+            break
+    else:
+        observed.completed = True
+    if stop is not None and stop.kind == "break":
+        thread.sleep(stop.linger)
 
 
 def _wind_down(loop: SimLoop) -> None:

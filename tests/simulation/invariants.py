@@ -174,7 +174,7 @@ def _run_checks(
         not process.dead
         and observed.raised is not None
         and not refused
-        and not (stopped and isinstance(observed.raised, asyncio.CancelledError))
+        and not (stopped and isinstance(observed.raised, (asyncio.CancelledError, KeyboardInterrupt)))
     ):
         found.append(Violation("run_failed", f"{name} raised {observed.raised!r}"))
     if not stopped and not observed.completed and not process.dead and observed.raised is None:

@@ -123,6 +123,9 @@ class RunSpec:
     legacy: bool = False
     """The run is 1.0's: its checkpoint lines do not say whether a lead was sent as a job,
     nor whose the checkpoint is."""
+    runner: Literal["async", "threaded"] = "async"
+    """The user's program runs the async client's `enrich_iter`, or the blocking client's
+    (the threaded runner: a loop in the user's thread, the leads on a pool of workers)."""
 
     def __str__(self) -> str:
         parts = [f"strategy={self.strategy}", f"concurrency={self.concurrency}"]
@@ -144,6 +147,8 @@ class RunSpec:
             parts.append(f"the disk is full from its line {self.disk_full}")
         if self.legacy:
             parts.append("run by 1.0")
+        if self.runner != "async":
+            parts.append(f"the {self.runner} runner")
         return ", ".join(parts)
 
 
@@ -254,6 +259,7 @@ def draw(seed: int) -> Schedule:
     offset = rng.choice((0.0, 0.0, 0.0, rng.uniform(-600.0, 600.0)))
     service, runs = _platform(rng, service, runs)
     service, runs = _open_readings(rng, service, runs)
+    runs = [_blocking(rng, run) for run in runs]
     return Schedule(seed, rows, service, tuple(runs), faults, read_faults, tuple(earlier), failing, offset)
 
 
@@ -330,6 +336,21 @@ def _open_readings(
     elif len(runs) > 1 and rng.random() < 0.06:
         runs[-1] = replace(runs[-1], account="other")
     return service, runs
+
+
+def _blocking(rng: random.Random, run: RunSpec) -> RunSpec:
+    """The run on the blocking client (its threaded runner), now and then; drawn after
+    every other draw, so that each seed's schedule is otherwise what it was. Its own logic
+    is how it stops, so a blocking run the user would not stop is often left mid-way."""
+    if rng.random() >= 0.3:
+        return run
+    run = replace(run, runner="threaded")
+    if run.stop is None and rng.random() < 0.5:
+        stop = Stop(
+            rng.choice(("break", "break_close")), outcomes=rng.randint(1, 8), linger=rng.uniform(0.0, 60.0)
+        )
+        run = replace(run, stop=stop)
+    return run
 
 
 def _crash_and_restart(rng: random.Random, runs: list[RunSpec]) -> list[RunSpec]:

@@ -10,12 +10,14 @@ its meaning whatever becomes of the generator.
 from __future__ import annotations
 
 import os
+from dataclasses import replace
 
 import pytest
 
 from .explore import explore, replay_command, report, run
 from .regressions import PINNED, Pinned
-from .schedule import draw
+from .schedule import Fault, RunSpec, Stop, draw
+from .trace import trace
 
 SCHEDULES = int(os.environ.get("LEADENRICH_SIM_SCHEDULES", "100"))
 """Seeds explored by `pytest` (LEADENRICH_SIM_SCHEDULES sets another number)."""
@@ -55,3 +57,33 @@ def test_a_seed_replays_the_same_alone_and_after_others() -> None:
     for seed in reversed(seeds):
         assert requests(seed) == alone[seed], f"seed {seed} sent other requests the second time"
     assert any(len(sent) > 5 for sent in alone.values())
+
+
+def test_a_threaded_schedule_replays_the_same_story() -> None:
+    """The blocking runner's user thread and the checkpoint's writer thread are real, and
+    take turns with the world: a threaded schedule (a break, a Ctrl-C twice, a kill with
+    lines still unsynced) tells the same story every time, down to its checkpoint file."""
+    base = draw(356)
+    schedule = replace(
+        base,
+        runs=(
+            RunSpec(concurrency=3, stop=Stop("break", outcomes=2, linger=5.0), runner="threaded"),
+            RunSpec(concurrency=2, stop=Stop("cancel_twice", at=1.0, again=3.0), runner="threaded"),
+            RunSpec(stop=Stop("kill", at=0.5, trigger="request"), runner="threaded"),
+            RunSpec(concurrency=4, runner="threaded"),
+        ),
+        faults=tuple((n, Fault("upstream_full" if n % 2 else "drop_after")) for n in range(0, 12, 3)),
+    )
+
+    def story() -> tuple[list[str], list[tuple[float, int, str, str]], list[object]]:
+        sim, violations = run(schedule, traced=True)
+        assert violations == []
+        sent = [(s.at, s.iteration, s.method, s.path) for s in sim.network.sent]
+        return trace(sim), sent, [run.checkpoint for run in sim.runs]
+
+    first = story()
+    assert [run.runner for run in schedule.runs] == ["threaded"] * 4
+    assert any("kills the process" in line for line in first[0])
+    assert len(first[1]) > 5
+    for _ in range(3):
+        assert story() == first
