@@ -3,7 +3,10 @@
 Rows with the same email but other fields are separate leads. The spec dedupes against
 stored leads only: two sent at once may both be charged, or the service may hold the
 second until the first ends, later than a lost answer's lookup counts on (settling.py).
-One after the other, the second is deduped (free) when the first was stored.
+One after the other, the second is deduped (free) when the first was stored. A lead left
+maybe charged may still be at the service (a job still queued, a request taken in late):
+its email stays held for the rest of the run, and the leads that share it wait for a
+rerun, which finds the first one's record and gets theirs deduped.
 """
 
 from __future__ import annotations
@@ -20,6 +23,8 @@ class EmailTurns:
     def __init__(self) -> None:
         self._holder: dict[str, str] = {}
         """Email -> the key of the lead holding it."""
+        self._kept: set[str] = set()
+        """Emails held for the rest of the run, by leads left maybe charged."""
 
     def free(self, item: Item) -> bool:
         """Whether `item` may go: no other lead with its email may be at the service."""
@@ -33,8 +38,21 @@ class EmailTurns:
 
     def release(self, item: Item) -> None:
         """`item`'s request is over (or it goes back to wait): its email is free."""
-        if (email := _email_of(item)) is not None and self._holder.get(email) == item.key:
+        email = _email_of(item)
+        if email is not None and email not in self._kept and self._holder.get(email) == item.key:
             del self._holder[email]
+
+    def keep(self, item: Item) -> None:
+        """`item` was left maybe charged: for all the run knows it is still at the service,
+        so no other lead with its email goes in this run."""
+        if (email := _email_of(item)) is not None and self._holder.get(email, item.key) == item.key:
+            self._holder[email] = item.key
+            self._kept.add(email)
+
+    def kept(self, item: Item) -> bool:
+        """Whether `item` waits for an email held for the rest of the run by another lead."""
+        email = _email_of(item)
+        return email is not None and email in self._kept and self._holder.get(email) != item.key
 
 
 def _email_of(item: Item) -> str | None:

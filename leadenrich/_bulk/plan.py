@@ -151,11 +151,10 @@ class Plan:
                 parked = self._settling.left_earlier(item, resume.uncertain[item.key])
                 self._parked.append(parked)
                 if parked.as_job:
-                    # Not held: such a lead may wait for jobs of this run to show the
-                    # queue moved past it, and a lead held back for it would never go.
                     self._unproven[item.key] = parked.intake_by
-                else:
-                    self._emails.hold(item)
+                # Held while it may still be at the service: a lead with its email sent now
+                # may be charged too. (A held lead is no job to come: `_more_jobs`.)
+                self._emails.hold(item)
                 logger.info(
                     "lead %d: an earlier run sent it without hearing back; looking it up in %.0f s, "
                     "once the service must be done with it, while the other leads go on",
@@ -241,8 +240,11 @@ class Plan:
                 and not self._parked
                 and self._spent + self._maybe >= self._max_credits
             )
-            if self._stop is None and self._refused is None and not exhausted:
-                return []
+            finishing = self._stop is not None or self._refused is not None or exhausted
+            kept = [] if finishing else self._kept_back()
+        if not finishing:
+            return self._skip_kept(kept)
+        with self._lock:
             reason = self._stop or self._refused or self._budget_reason()
             pending, self._pending = list(self._pending), deque[Item]()
             # A spent budget or quota starts no new lead; the jobs already paid for are
@@ -259,6 +261,27 @@ class Plan:
         for lost in parked:
             why = LeadEnrichError(f"{reason}; its answer was lost, and the next run looks it up")
             outcomes.append(self._maybe_charged(lost.item, lost.error or why, None))
+        return self._with_copies(outcomes)
+
+    def _kept_back(self) -> list[Item]:
+        """Takes from the pending leads those whose email a lead left maybe charged holds
+        for the rest of the run (the lock held)."""
+        kept = [item for item in self._pending if self._emails.kept(item)]
+        if kept:
+            self._pending = deque(item for item in self._pending if not self._emails.kept(item))
+        return kept
+
+    def _skip_kept(self, kept: list[Item]) -> list[BulkOutcome]:
+        """The outcomes of leads `_kept_back` took: skipped, and not recorded, so a rerun
+        sends them."""
+        outcomes: list[BulkOutcome] = []
+        for item in kept:
+            why = LeadEnrichError(
+                "not started: a lead with the same email was left maybe charged, and may still be "
+                "at the service, which would charge this one too; a rerun finds that one's record "
+                "first, and this one is then deduped (free)"
+            )
+            outcomes.append(BulkOutcome(item.index, item.given, "skipped", error=why))
         return self._with_copies(outcomes)
 
     def _budget_reason(self) -> LeadEnrichError:
@@ -576,7 +599,8 @@ class Plan:
         """Whether this run still creates jobs: leads on their way to the service, or
         leads to send and the budget to."""
         with self._lock:
-            return self._as_jobs and (self._reserved > 0 or (bool(self._pending) and not self._over_budget()))
+            free = any(self._emails.free(item) for item in self._pending)
+            return self._as_jobs and (self._reserved > 0 or (free and not self._over_budget()))
 
     def _done(
         self, item: Item, lead: LeadOut, *, charged: bool, resumed: bool, made: float | None = None
@@ -599,7 +623,10 @@ class Plan:
 
     def _record(self, item: Item, outcome: BulkOutcome, *, maybe_charged: bool) -> None:
         with self._lock:
-            self._emails.release(item)
+            if maybe_charged:
+                self._emails.keep(item)
+            else:
+                self._emails.release(item)
         lead = outcome.lead
         # A job that ran went through the service's queue: a result not deduped. (A failed
         # job proves nothing: the spec does not say it waited its turn first.)

@@ -1,6 +1,7 @@
 """What every schedule must leave true, checked against the model service's books.
 
-- `charged_twice`: no lead (rows of one fingerprint) is paid for more than once.
+- `charged_twice`: no lead (rows of one fingerprint) is paid for more than once, nor
+  leads of one email (the service dedupes them: only the first stored is paid for).
 - `paid_lead_lost`: every lead the service kept a credit for ends, in the last run, with
   the record that credit paid for (the last run comes after an hour of quiet and meets no
   fault: whatever an earlier run reported `maybe_charged` must be found by then), or
@@ -74,6 +75,7 @@ def check(sim: World_) -> list[Violation]:
             found.append(
                 Violation("charged_twice", f"rows {rows_of.get(key)} paid {paid} times (requests {requests})")
             )
+    found += _email_paid_twice(sim, rows_of)
     last = sim.runs[-1]
     by_row = {o.index: o for o in last.outcomes}
     charged_refs = {c.ref for c in service.charges if c.amount > 0}
@@ -99,6 +101,27 @@ def check(sim: World_) -> list[Violation]:
     records = {r.id: r for r in service.records}
     for observed in sim.runs:
         found += _run_checks(sim, observed, rows_of, len(items), kept_by_request, records)
+    return found
+
+
+def _email_paid_twice(sim: World_, rows_of: dict[str, list[int]]) -> list[Violation]:
+    """Leads of one email (as the service compares them) that one account paid for more
+    than once: the service dedupes an email against its stored leads, so the run that
+    sends them one after the other pays for the first stored and gets the others free."""
+    found: list[Violation] = []
+    for account in sim.network.accounts.values():
+        paid: dict[str, int] = {}
+        keys: dict[str, set[str]] = {}
+        for charge in account.charges:
+            if charge.email is not None and charge.request >= 0:
+                paid[charge.email] = paid.get(charge.email, 0) + charge.amount
+                keys.setdefault(charge.email, set()).add(charge.key)
+        for email, credits in paid.items():
+            if credits > 1 and len(keys[email]) > 1:
+                rows = sorted(row for key in keys[email] for row in rows_of.get(key, []))
+                found.append(
+                    Violation("charged_twice", f"rows {rows} share an email and were paid {credits} times")
+                )
     return found
 
 

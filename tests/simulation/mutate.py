@@ -2,6 +2,7 @@
 
 python -m tests.simulation.mutate                    # every mutant, 10,000 schedules each at most
 python -m tests.simulation.mutate --only slack_zeroed --schedules 2000
+python -m tests.simulation.mutate --explored-only    # a kill must come from exploring seeds
 
 Each mutant is applied to a copy of the package in a directory of its own, and the
 simulation runs there in a subprocess (`python -m tests.simulation --pinned --until-first`),
@@ -42,6 +43,11 @@ def main() -> int:
     parser.add_argument("--schedules", type=int, default=10_000, help="seeds explored per mutant at most")
     parser.add_argument("-j", "--jobs", type=int, default=1, help="mutants run at once")
     parser.add_argument("--only", action="append", help="this mutant only (repeatable)")
+    parser.add_argument(
+        "--explored-only",
+        action="store_true",
+        help="skip the pinned schedules: a kill then shows the generator finds a bug of that shape",
+    )
     args = parser.parse_args()
     chosen = [m for m in MUTANTS if not args.only or m.name in args.only]
     unknown = set(args.only or ()) - {m.name for m in MUTANTS}
@@ -49,14 +55,12 @@ def main() -> int:
         parser.error(f"no mutant named {', '.join(sorted(unknown))}; see tests/simulation/mutants.py")
     for mutant in chosen:
         mutant.applied((PACKAGE / mutant.file).read_text())  # each old text occurs once
-    print(
-        f"{len(chosen)} mutants; each: the {len(PINNED)} pinned schedules first, then up to "
-        f"{args.schedules} seeds from 0, until a rule breaks"
-    )
+    first = "" if args.explored_only else f"the {len(PINNED)} pinned schedules first, then "
+    print(f"{len(chosen)} mutants; each: {first}up to {args.schedules} seeds from 0, until a rule breaks")
     began = time.perf_counter()
     killed, failing = 0, 0
     with ThreadPoolExecutor(args.jobs) as pool:
-        runs = [(m, pool.submit(_run, m, args.schedules)) for m in chosen]
+        runs = [(m, pool.submit(_run, m, args.schedules, not args.explored_only)) for m in chosen]
         for mutant, future in runs:
             result, detail, seconds = future.result()
             if result == "killed":
@@ -76,7 +80,7 @@ def main() -> int:
     return 1 if failing else 0
 
 
-def _run(mutant: Mutant, schedules: int) -> tuple[str, str, float]:
+def _run(mutant: Mutant, schedules: int, pinned: bool) -> tuple[str, str, float]:
     """Whether the simulation killed `mutant` ("killed", "survived" or "error"), how (or
     what went wrong), and the wall seconds it took."""
     began = time.perf_counter()
@@ -92,7 +96,7 @@ def _run(mutant: Mutant, schedules: int) -> tuple[str, str, float]:
                 sys.executable,
                 "-m",
                 "tests.simulation",
-                "--pinned",
+                *(["--pinned"] if pinned else []),
                 "--until-first",
                 "--schedules",
                 str(schedules),

@@ -545,4 +545,48 @@ PINNED: list[Pinned] = [
             failing=frozenset({"co0.com"}),
         ),
     ),
+    Pinned(
+        "a_rerun_sent_an_email_an_earlier_run_had_in_flight",
+        233,
+        "1.1's plan, found once the checks counted credits per email: a run by 1.0 killed with "
+        "its lead in flight (a job, for all its checkpoint says); the rerun did not hold that "
+        "lead's email while it looked it up, and sent another lead with the same email at once: "
+        "the service charged both. Fixed in bulk plan (plan.py): an earlier run's unanswered "
+        "lead holds its email, sync or job.",
+        Schedule(
+            seed=233,
+            rows=(
+                Row("Co1", "co1.com", "p0@co0.com", "Person 1"),
+                Row("Co7", "co7.com", "p0@co0.com", "Person 7"),
+            ),
+            service=_DEFAULT,
+            runs=(
+                RunSpec(concurrency=1, stop=Stop("kill", at=7.0), legacy=True),
+                RunSpec(concurrency=1),
+            ),
+        ),
+    ),
+    Pinned(
+        "a_lead_left_maybe_charged_let_go_of_its_email",
+        790,
+        "1.1's plan, found once the checks counted credits per email: a job creation taken in "
+        "83 s late was looked up before its job ran and left maybe charged, which let go of its "
+        "email; the next lead, with the same email, was sent and both were charged. Fixed in "
+        "bulk plan (emails.py, plan.py): a lead left maybe charged holds its email for the rest "
+        "of the run, and the leads that share it are skipped for a rerun, which gets them deduped.",
+        Schedule(
+            seed=790,
+            rows=(
+                Row("Co0", "co0.com"),
+                Row("Co1", "co1.com", "p1@co1.com"),
+                Row("Co2", "co2.com", "p2@co2.com"),
+                Row("Co3", "co3.com", "p3@co3.com"),
+                Row("Co4", "co4.com", "p4@co4.com"),
+                Row("Co5", "co5.com", "p4@co4.com", "Person 5"),
+            ),
+            service=_DEFAULT,
+            runs=(RunSpec(strategy="async", concurrency=1),),
+            faults=((4, Fault("rate_limited", 29.0)), (5, Fault("taken_late", 83.0))),
+        ),
+    ),
 ]

@@ -115,6 +115,8 @@ class Charge:
     """The ordinal of the request that caused it (see Network)."""
     amount: int
     at: float
+    email: str | None = None
+    """The lead's email as the service compares emails (None without one)."""
 
 
 @dataclass
@@ -393,7 +395,7 @@ class Service:
 
     def _charge(self, run: _Run, amount: int) -> None:
         self.used += amount
-        self.charges.append(Charge(run.key, run.ref, run.request, amount, self.world.now))
+        self.charges.append(Charge(run.key, run.ref, run.request, amount, self.world.now, run.email))
 
     def _enqueue(self, run: _Run) -> None:
         self._queue.append(run)
