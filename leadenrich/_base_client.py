@@ -67,6 +67,10 @@ T = TypeVar("T")
 _NOT_SENT = (httpx.ConnectError, httpx.ConnectTimeout, httpx.PoolTimeout, httpx.UnsupportedProtocol)
 
 
+# httpx's own ways of building a request, which `build_request` does as they do.
+_HTTPX_BUILDERS = (httpx.Client.build_request, httpx.AsyncClient.build_request)
+
+
 def build_request(
     http: httpx.Client | httpx.AsyncClient, options: ClientOptions, call: Call[Any]
 ) -> httpx.Request:
@@ -75,7 +79,8 @@ def build_request(
     Built here rather than by httpx, which merges the client's headers into each
     request's anew: `options.sent_headers` keeps them merged. The URL is absolute, so
     the client's `base_url` plays no part; its query parameters and cookies are added as
-    httpx adds them.
+    httpx adds them. A client of a class that builds requests its own way (one that
+    signs them, say) builds them.
     """
     headers = options.sent_headers.of(http, call.auth, call.body is not None)
     params = call.params
@@ -91,17 +96,23 @@ def build_request(
         if extras.timeout is not None:
             # Taken as given, even below the 100 s a sync enrichment may need: the caller chose it.
             timeout = extras.timeout
-    if http.params:
-        params = http.params.merge(params)
-    request = httpx.Request(
-        call.method,
-        options.base_url + call.path,
-        params=params,
-        content=call.body,
-        headers=headers,
-        cookies=http.cookies,
-        extensions={"timeout": timeout.as_dict()},
-    )
+    url = options.base_url + call.path
+    if type(http).build_request not in _HTTPX_BUILDERS:
+        request = http.build_request(
+            call.method, url, params=params, content=call.body, headers=headers, timeout=timeout
+        )
+    else:
+        if http.params:
+            params = http.params.merge(params)
+        request = httpx.Request(
+            call.method,
+            url,
+            params=params,
+            content=call.body,
+            headers=headers,
+            cookies=http.cookies,
+            extensions={"timeout": timeout.as_dict()},
+        )
     if logger.isEnabledFor(logging.DEBUG):
         log_request(request, options.api_key)
     return request

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import inspect
 import traceback
+from typing import Any
 
 import httpx
 import pytest
@@ -223,6 +224,33 @@ async def test_a_request_through_an_injected_client_is_what_its_build_request_ma
     await call(client.usage())
     assert route.calls.last.request.headers.multi_items() == expected().headers.multi_items()
     assert "x-proxy-token" not in route.calls.last.request.headers
+    await close(client)
+    await call(http.aclose() if isinstance(http, httpx.AsyncClient) else http.close())
+
+
+@pytest.mark.parametrize("cls", CLIENTS)
+async def test_an_injected_client_that_builds_requests_its_own_way_builds_them(
+    api: respx.MockRouter, cls: type[LeadEnrich]
+) -> None:
+    # A subclass that signs each request in `build_request` (a proxy's scheme, a tracing
+    # header): the SDK's requests go through it, with the SDK's headers and timeout.
+    route = api.get("/usage").respond(200, json=USAGE)
+    kind = httpx.Client if cls is LeadEnrich else httpx.AsyncClient
+
+    class Signing(kind):  # type: ignore[valid-type,misc]
+        def build_request(self, method: str, url: httpx.URL | str, **kwargs: Any) -> httpx.Request:
+            request = super().build_request(method, url, **kwargs)
+            request.headers["X-Signature"] = f"signed {request.method} {request.url.path}"
+            return request
+
+    http = Signing(params={"tenant": "t1"})
+    client = cls(KEY, base_url=BASE, http_client=http)  # pyright: ignore[reportArgumentType]
+    await call(client.usage(timeout=7))
+    sent = route.calls.last.request
+    assert sent.headers["x-signature"] == "signed GET /api/v1/usage"
+    assert sent.headers["authorization"] == f"Bearer {KEY}"
+    assert sent.url.params["tenant"] == "t1"
+    assert sent.extensions["timeout"] == httpx.Timeout(7, connect=5).as_dict()
     await close(client)
     await call(http.aclose() if isinstance(http, httpx.AsyncClient) else http.close())
 
