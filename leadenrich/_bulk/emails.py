@@ -22,37 +22,41 @@ class EmailTurns:
 
     def __init__(self) -> None:
         self._holder: dict[str, str] = {}
-        """Email -> the key of the lead holding it."""
-        self._kept: set[str] = set()
-        """Emails held for the rest of the run, by leads left maybe charged."""
+        """Email -> the key of the lead at the service with it."""
+        self._kept: dict[str, set[str]] = {}
+        """Emails held for the rest of the run -> the leads left maybe charged with them."""
+        self.changed = False
+        """An email was kept since the plan last looked (`Plan._kept_back`)."""
 
     def free(self, item: Item) -> bool:
         """Whether `item` may go: no other lead with its email may be at the service."""
         email = _email_of(item)
-        return email is None or self._holder.get(email, item.key) == item.key
+        return email is None or (self._holder.get(email, item.key) == item.key and not self.kept(item))
 
     def hold(self, item: Item) -> None:
-        """`item` may be at the service from now on."""
+        """`item` may be at the service from now on (a lead that already may be keeps the
+        email: two of an earlier run's, both unanswered, are settled one by one)."""
         if (email := _email_of(item)) is not None:
-            self._holder[email] = item.key
+            self._holder.setdefault(email, item.key)
 
     def release(self, item: Item) -> None:
-        """`item`'s request is over (or it goes back to wait): its email is free."""
+        """`item`'s request is over (or it goes back to wait): its email is free, unless a
+        lead left maybe charged keeps it."""
         email = _email_of(item)
-        if email is not None and email not in self._kept and self._holder.get(email) == item.key:
+        if email is not None and self._holder.get(email) == item.key:
             del self._holder[email]
 
     def keep(self, item: Item) -> None:
         """`item` was left maybe charged: for all the run knows it is still at the service,
         so no other lead with its email goes in this run."""
-        if (email := _email_of(item)) is not None and self._holder.get(email, item.key) == item.key:
-            self._holder[email] = item.key
-            self._kept.add(email)
+        if (email := _email_of(item)) is not None:
+            self._kept.setdefault(email, set()).add(item.key)
+            self.changed = True
 
     def kept(self, item: Item) -> bool:
         """Whether `item` waits for an email held for the rest of the run by another lead."""
         email = _email_of(item)
-        return email is not None and email in self._kept and self._holder.get(email) != item.key
+        return email is not None and bool(self._kept.get(email, set()) - {item.key})
 
 
 def _email_of(item: Item) -> str | None:

@@ -209,7 +209,7 @@ class Plan:
         """Until when the last lead to send is kept back (the lock held): for as long as an
         earlier run's unanswered job may still be taken in, so that the job it makes can
         show the queue moved past that one (sent earlier, it would show nothing)."""
-        if not (self._as_jobs and self._unproven and len(self._pending) == 1):
+        if not (self._as_jobs and self._unproven and sum(map(self._emails.free, self._pending)) == 1):
             return None
         until = max(self._unproven.values())
         return until if now < until else None
@@ -265,11 +265,20 @@ class Plan:
 
     def _kept_back(self) -> list[Item]:
         """Takes from the pending leads those whose email a lead left maybe charged holds
-        for the rest of the run (the lock held)."""
+        for the rest of the run (the lock held); looked for only once an email was kept or a
+        lead went back to wait since the last look, as the runners ask at every turn."""
+        if not self._emails.changed:
+            return []
+        self._emails.changed = False
         kept = [item for item in self._pending if self._emails.kept(item)]
         if kept:
             self._pending = deque(item for item in self._pending if not self._emails.kept(item))
         return kept
+
+    def _wait_again(self, item: Item) -> None:
+        """`item` goes back to the pending leads, first (the lock held)."""
+        self._pending.appendleft(item)
+        self._emails.changed = True  # its email may be kept by now: `_kept_back` looks
 
     def _skip_kept(self, kept: list[Item]) -> list[BulkOutcome]:
         """The outcomes of leads `_kept_back` took: skipped, and not recorded, so a rerun
@@ -511,7 +520,7 @@ class Plan:
         with self._lock:
             # An earlier run's: sent again now, as a new job; only once its failure is on
             # record (and its email let go), so that the new send's lines come after it.
-            self._pending.appendleft(item)
+            self._wait_again(item)
         return []
 
     def scan(self, lookup: Lookup) -> Scan:
@@ -555,7 +564,7 @@ class Plan:
                     continue
                 if isinstance(decided, Resend):
                     self._emails.release(item)
-                    self._pending.appendleft(item)
+                    self._wait_again(item)
                 self._unproven.pop(item.key, None)
         with self._lock:
             self._pending = deque(sorted(self._pending, key=lambda item: item.index))

@@ -33,8 +33,9 @@ from .network import Process
 
 __all__ = ["Disk", "FileJournal", "directory"]
 
-_STALL = 30.0
-"""Real seconds a handoff to the writer may take before the simulation calls it stuck."""
+_STALL = 120.0
+"""Real seconds a handoff to the writer may take before the simulation calls it stuck
+(generous: a machine under load may keep a thread waiting for seconds)."""
 
 
 _SHM = "/dev/shm"

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Awaitable, Callable, Coroutine
-from concurrent.futures import FIRST_COMPLETED, Future
+from concurrent.futures import FIRST_COMPLETED, CancelledError, Future
 from dataclasses import fields
 from typing import Any, TypeVar
 
@@ -144,7 +144,8 @@ class TurnWorkers(Workers):
         if future.done() or not task.done():
             return
         if task.cancelled():
-            future.cancel()
+            # A running future cannot be cancelled: it ends with the error a cancelled one raises.
+            future.set_exception(CancelledError())
         elif (error := task.exception()) is not None:
             future.set_exception(error)
         else:
