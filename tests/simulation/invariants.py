@@ -163,7 +163,7 @@ def _run_checks(
             )
         )
     if spec.max_credits is not None:
-        limit = observed.credits_left if spec.max_credits == "auto" else spec.max_credits
+        limit = _auto_budget(observed, sent) if spec.max_credits == "auto" else spec.max_credits
         if limit is not None and kept > limit:
             found.append(
                 Violation(
@@ -299,6 +299,14 @@ def _unsettled(sim: World_, rows_of: dict[str, list[int]], by_row: dict[int, Bul
                 )
             )
     return found
+
+
+def _auto_budget(observed: Observed, sent: list[Sent]) -> int | None:
+    """What the account had left, as the service last told the run before its first
+    enrichment left (a refund may come between the run's start and its reading)."""
+    first = min((s.at for s in sent if s.method == "POST"), default=float("inf"))
+    reads = [left for at, left in observed.process.credits_read if at <= first]
+    return reads[-1] if reads else observed.credits_left
 
 
 def _email(sim: World_, index: int) -> str:

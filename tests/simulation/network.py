@@ -13,7 +13,7 @@ import asyncio
 import json
 import random
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import httpx
@@ -49,6 +49,8 @@ class Process:
     """Told of each `request` that leaves and each enrichment whose answer is `loss`t."""
     account: str = "own"
     """Whose key its client has: the service answers it as that account's."""
+    credits_read: list[tuple[float, int]] = field(default_factory=list[tuple[float, int]])
+    """When the service told it how many credits the account had left, and how many."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -224,6 +226,11 @@ class Network:
             if call.on_date is not None and (date := outcome.headers.get("date")) is not None:
                 call.on_date(date)
             if 200 <= outcome.status < 300:
+                if call.path == "/usage" and isinstance(outcome.body, dict):
+                    months: dict[str, Any] = outcome.body["monthly_leads"]
+                    if months["effective_limit"] is not None:
+                        left = max(0, months["effective_limit"] - months["used"])
+                        client.process.credits_read.append((self.world.now, left))
                 return _Body(outcome.status, _content(outcome))
         # What only a failure needs, made only then (an httpx.Request costs ~50 us).
         request = _request(call, read)

@@ -589,4 +589,24 @@ PINNED: list[Pinned] = [
             faults=((4, Fault("rate_limited", 29.0)), (5, Fault("taken_late", 83.0))),
         ),
     ),
+    Pinned(
+        "auto_read_after_a_refund",
+        3065459,
+        "A check's mistake, found by the long run of the widened model: an earlier run's lead "
+        "was refunded between the rerun's start and its reading of the account's credits "
+        "(its usage request retried after a 429), so `max_credits='auto'` rightly had one "
+        "credit to spend; the check took the credits left at the run's start. Fixed in the "
+        "checks: 'auto' is what the service last told the run before its first enrichment.",
+        Schedule(
+            seed=3065459,
+            rows=(Row("Co1", "co1.com"), Row("Co3", "co3.com", email="p3@co3.com")),
+            service=ServiceSettings(quota=50, used=49),
+            runs=(
+                RunSpec(concurrency=1, stop=Stop("kill", at=0.0, outcomes=1, trigger="request", count=1)),
+                RunSpec(concurrency=1, max_credits="auto", preview=True),
+            ),
+            read_faults=((2, Fault("drop_after")), (3, Fault("rate_limited", 55.0))),
+            failing=frozenset({"co1.com"}),
+        ),
+    ),
 ]
