@@ -249,6 +249,30 @@ MUTANTS: list[Mutant] = [
         "        pool.shutdown(",
         "leaving the blocking runner's loop does not stop the plan: leads are sent after the user stopped",
     ),
+    Mutant(
+        "forgotten_job_without_its_creation_time",
+        "_bulk/settling.py",
+        "times = self._job_times.get(item.key) if error is not None else None",
+        "times = None",
+        "a job of the run the service forgot is looked up with no floor: a record it deduped, "
+        "stored long before, is taken for its charge",
+    ),
+    Mutant(
+        "maybe_charged_lead_lets_go_of_its_email",
+        "_bulk/emails.py",
+        "            self._kept.setdefault(email, set()).add(item.key)\n",
+        "",
+        "a lead left maybe charged, perhaps still queued, lets another lead of its email go: both "
+        "may be charged",
+    ),
+    Mutant(
+        "maybe_charged_not_counted_in_the_budget",
+        "_bulk/plan.py",
+        "self._spent + self._maybe + self._reserved >= self._max_credits",
+        "self._spent + self._reserved >= self._max_credits",
+        "credits that may have been charged are not counted against max_credits: the run spends "
+        "more than it was allowed",
+    ),
     # The retry policy (_retry.py).
     Mutant(
         "charging_call_retried_after_a_drop",
