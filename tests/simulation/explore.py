@@ -16,7 +16,7 @@ from dataclasses import dataclass, fields, replace
 
 from .harness import World_, simulate
 from .invariants import Violation, check
-from .schedule import Fault, RunSpec, Schedule, draw
+from .schedule import Fault, Row, RunSpec, Schedule, draw
 from .service import ServiceSettings
 from .trace import trace
 
@@ -106,8 +106,10 @@ def _simpler(s: Schedule) -> Iterator[Schedule]:
     for i in range(len(s.rows)):
         if len(s.rows) > 1:
             yield replace(s, rows=s.rows[:i] + s.rows[i + 1 :])
-    for i in range(len(s.earlier)):
-        yield replace(s, earlier=s.earlier[:i] + s.earlier[i + 1 :])
+    for name in ("earlier", "writer"):
+        leads: tuple[tuple[Row, float], ...] = getattr(s, name)
+        for i in range(len(leads)):
+            yield replace(s, **{name: leads[:i] + leads[i + 1 :]})
     for domain in sorted(s.failing):
         yield replace(s, failing=s.failing - {domain})
     for i, spec in enumerate(s.runs):

@@ -19,6 +19,7 @@ import logging
 import random
 from collections.abc import Callable, Generator
 from dataclasses import dataclass, field, replace
+from functools import partial
 from typing import Any
 
 from leadenrich._bulk.checkpoint import Checkpoint
@@ -32,7 +33,7 @@ from .clock import SimClock, SimLoop, Stuck, World
 from .disk import Disk, FileJournal, directory
 from .network import Killed, Network, Process, SimClient
 from .schedule import RunSpec, Schedule, Stop
-from .service import Service
+from .service import WRITER, Service
 from .threaded import UserThread
 
 __all__ = ["Observed", "World", "simulate"]
@@ -96,6 +97,8 @@ def simulate(schedule: Schedule, *, trace: bool = False) -> World_:
     service = Service(world, schedule.service, schedule.failing)
     for row, age in schedule.earlier:
         service.store_earlier(row.given(), age)
+    for row, at in schedule.writer:
+        world.at(at, partial(_other_program, service, row.given()))
     network = Network(
         world, service, dict(schedule.faults), dict(schedule.read_faults), random.Random(rng.random())
     )
@@ -133,6 +136,11 @@ def simulate(schedule: Schedule, *, trace: bool = False) -> World_:
             if handler is not None:
                 logger.removeHandler(handler)
     return sim
+
+
+def _other_program(service: Service, lead: dict[str, Any]) -> None:
+    """Another program on the account enriches `lead` (sync), its answer unread here."""
+    service.take("POST", "/leads/enrich", {"mode": "sync"}, {"lead": lead}, WRITER, lambda answer: None)
 
 
 def _sent_and_left_unsettled(sim: World_) -> bool:

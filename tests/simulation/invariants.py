@@ -27,6 +27,19 @@
   those.
 - `resumed_under_another_account`: a run reports a lead enriched with a record its own
   account does not hold (a checkpoint carried to another account's key).
+
+Another program on the account (`Schedule.writer`, not a run of this checkpoint) may
+enrich some of the same leads during a schedule. Its charges are the user's own spending,
+not the runs': the books above count only the runs' requests (a lead paid once by it and
+once by a run is not charged twice by the run: the service dedupes by email alone, and
+without an email it stores a second record, which no run can avoid, since nothing but
+sending tells a run the service has the lead). Its records are the runs' business only
+as candidates for a lost lead's own: a record it stored after (or within the plan's
+margin before) a run's first request for the lead left cannot be told from the one that
+request stored (the run's request was charged, or deduped against it), so a run may end
+the lead with it and count it charged or not (`_written_after`, `_taken_from_writer`);
+one it stored surely before is the plan's to rule out by the stamps, and taking it is a
+`credits_misreported` (the run's request was deduped, free) or a `paid_lead_lost`.
 """
 
 from __future__ import annotations
@@ -43,7 +56,7 @@ from leadenrich._errors import LeadEnrichError
 
 from .harness import Observed, World_
 from .network import Sent
-from .service import Record
+from .service import WRITER, Record
 
 __all__ = ["Violation", "check"]
 
@@ -80,14 +93,18 @@ def check(sim: World_) -> list[Violation]:
     found += _email_paid_twice(sim, rows_of)
     last = sim.runs[-1]
     by_row = {o.index: o for o in last.outcomes}
-    charged_refs = {c.ref for c in service.charges if c.amount > 0}
+    charged_refs = {c.ref for c in service.charges if c.amount > 0 and c.request != WRITER}
     for key, paid in net.items():
         if paid < 1 or key not in rows_of:
             continue
         kept = [r.id for r in service.records if r.key == key and r.id in charged_refs]
         outcome = by_row.get(rows_of[key][0])
         got = outcome.lead.id if outcome is not None and outcome.lead is not None else None
-        if got not in kept and not (outcome is not None and outcome.maybe_charged and _tied(sim, key)):
+        if (
+            got not in kept
+            and not (outcome is not None and outcome.maybe_charged and _tied(sim, key))
+            and not _written_after(sim, key, got)
+        ):
             said = (
                 "no outcome"
                 if outcome is None
@@ -181,7 +198,7 @@ def _run_checks(
     if observed.completed:
         charged = sum(o.charged for o in observed.outcomes) - _stale(sim, observed, sent, records)
         maybe = sum(o.maybe_charged for o in observed.outcomes)
-        if not charged <= kept <= charged + maybe:
+        if not charged - _taken_from_writer(sim, observed) <= kept <= charged + maybe:
             found.append(
                 Violation(
                     "credits_misreported",
@@ -238,7 +255,7 @@ _RESOLUTION = {"whole_minutes": 60.0, "whole_seconds": 1.0}
 # How far a record stored before a request can be from it and still pass for its own:
 # the plan's margin, a jittered node's 3 s either way, a `Date` header's truncation to
 # the second and the request's way there.
-_JITTER = {"jittered": 6.0}
+_JITTER = {"jittered": 6.0, "two_nodes": 6.0}
 
 
 def _tied(sim: World_, key: str) -> bool:
@@ -317,7 +334,7 @@ def _older_twin(sim: World_, key: str, posts: list[Sent]) -> bool:
     """Whether the service holds a record of the lead's very input that no request of the
     schedule stored (the account had it before), while its last request found none of its
     own to store (failed, or never taken in)."""
-    made = {c.ref for c in sim.service.charges if c.amount > 0}
+    made = {c.ref for c in sim.service.charges if c.amount > 0 and c.request != WRITER}
     earlier = [r for r in sim.service.records if r.key == key and r.id not in made]
     kept = sim.service.kept_by_request()
     return bool(earlier) and bool(posts) and kept.get(posts[-1].number, 0) <= 0
@@ -331,12 +348,8 @@ def _stale(sim: World_, observed: Observed, sent: list[Sent], records: dict[str,
     (docs/reliability.md). Stamps with no offset, none at all, or a `Date` header behind
     the stamps read the clock no closer, so any earlier record may pass. Every other lead
     reported charged must have been paid for by this run's requests."""
-    settings = sim.service.settings
-    unbounded = settings.stamps in ("none", "naive_local") or settings.date_offset < 0
-    stamps = settings.stamps
-    window = (
-        float("inf") if unbounded else _RESOLUTION.get(stamps, 0.0) + _MARGIN + _JITTER.get(stamps, 0.0) + 6.0
-    )
+    window = _window(sim)
+    written = _writers(sim)
     first_sent: dict[str, float] = {}
     for s in sent:
         if s.key is not None:
@@ -347,8 +360,47 @@ def _stale(sim: World_, observed: Observed, sent: list[Sent], records: dict[str,
         if outcome.charged and lead is not None and lead.id in records:
             record = records[lead.id]
             early = first_sent.get(record.key, float("inf")) - record.created
-            stale += 0 < early <= window
+            stale += 0 < early <= window and record.id not in written
     return stale
+
+
+def _taken_from_writer(sim: World_, observed: Observed) -> int:
+    """The leads the run reports charged with a record another program stored after (or
+    within the plan's margin before) the run's first request for the lead left: the run's
+    own request was charged, or deduped against that record; no reader can tell which."""
+    keys = {r.id: r.key for r in sim.service.records}
+    return sum(
+        outcome.charged
+        and outcome.lead is not None
+        and _written_after(sim, keys.get(outcome.lead.id, ""), outcome.lead.id)
+        for outcome in observed.outcomes
+    )
+
+
+def _written_after(sim: World_, key: str, got: str | None) -> bool:
+    """Whether `got` is a record of the lead that another program stored after (or within
+    the plan's margin before) the runs' first request for the lead left: no reader can
+    tell it from the record that request paid for (see the module's text)."""
+    record = next((r for r in sim.service.records if r.id == got), None)
+    if record is None or record.id not in _writers(sim) or record.key != key:
+        return False
+    posts = [s.at for s in sim.network.sent if s.key == key and s.method == "POST"]
+    return bool(posts) and record.created >= min(posts) - _window(sim)
+
+
+def _writers(sim: World_) -> set[str]:
+    """The records another program's requests stored (`Schedule.writer`)."""
+    return {c.ref for c in sim.service.charges if c.request == WRITER and c.amount > 0}
+
+
+def _window(sim: World_) -> float:
+    """How long before a lost request left a record of its lead may have been stored and
+    still pass for its own (see `_stale`)."""
+    settings = sim.service.settings
+    if settings.stamps in ("none", "naive_local") or settings.date_offset < 0:
+        return float("inf")
+    stamps = settings.stamps
+    return _RESOLUTION.get(stamps, 0.0) + _MARGIN + _JITTER.get(stamps, 0.0) + 6.0
 
 
 def _when(sim: World_, process: object) -> str:

@@ -168,6 +168,10 @@ class Schedule:
     """Domains whose enrichment fails at the service (refunded)."""
     client_wall_offset: float = 0.0
     """How far this machine's wall clock is off the true date."""
+    writer: tuple[tuple[Row, float], ...] = ()
+    """Leads another program on the same account (not a run of this checkpoint) enriches,
+    sync, during the schedule, with when it sends each: its charges are the user's, not
+    the runs'."""
 
     def describe(self) -> list[str]:
         lines = [f"service: {_settings(self.service)}"]
@@ -177,6 +181,7 @@ class Schedule:
         lines += [f"stored before: {row} ({age:g} s old)" for row, age in self.earlier]
         if self.failing:
             lines.append(f"enrichment fails for: {', '.join(sorted(self.failing))}")
+        lines += [f"another program enriches: {row} at {at:g} s" for row, at in self.writer]
         lines += [f"run {i + 1} (after {run.gap:g} s): {run}" for i, run in enumerate(self.runs)]
         lines += [f"enrichment request #{n}: {fault}" for n, fault in self.faults]
         lines += [f"other request #{n}: {fault}" for n, fault in self.read_faults]
@@ -272,7 +277,12 @@ def _rare(rng: random.Random, schedule: Schedule) -> Schedule:
     10,000 finds a bug of their shape: a process killed in its first second with its
     first job creation taken in up to a settle window late, and started again at once
     (1.1's bug of seed 155,207); short enrichments on nodes whose stamps are up to 3 s
-    apart, with a record of the same lead stored a moment before the run."""
+    apart, with a record of the same lead stored a moment before the run, and now and
+    then one of the run's first answers lost; and a job creation whose answer was lost
+    just before a kill, while the platform's slots are busy with other accounts' work
+    that frees them one by one (or only minutes later), the rerun's jobs long and short
+    behind it in the queue, one of them a lead the account stored before (deduped at once,
+    it never waits for a slot)."""
     story = rng.random()
     valid = [row for row in schedule.rows if row.domain is not None]
     if story < 0.03 and len(valid) >= 2:
@@ -292,8 +302,109 @@ def _rare(rng: random.Random, schedule: Schedule) -> Schedule:
     if story < 0.06 and valid:
         service = replace(schedule.service, durations=(0.5, 3.0), stamps="jittered")
         twin = (rng.choice(valid), round(rng.uniform(0.5, 4.0), 3))
-        return replace(schedule, service=service, earlier=(*schedule.earlier, twin))
+        faults = schedule.faults
+        if rng.random() < 0.5:
+            # A few of the first answers lost after the service took the requests in:
+            # each lead's own record, stored a moment later, or its twin, stored a moment
+            # before, is then read by the stamps alone.
+            lost = sorted(rng.sample(range(6), rng.randint(1, 3)))
+            faults = tuple((n, Fault("drop_after")) for n in lost)
+            # A name drawn for each lead draws its enrichment's length (the model's is its
+            # key's): some of them short enough that the record is stored within the slack.
+            named = {row: replace(row, name=f"Person {rng.randint(0, 9999)}") for row in valid}
+            schedule = replace(
+                schedule,
+                rows=tuple(named.get(row, row) for row in schedule.rows),
+                earlier=tuple((named.get(row, row), age) for row, age in schedule.earlier),
+            )
+            twin = (named[twin[0]], twin[1])
+            # Nodes at the jitter's bound: a stamp 3 s early read against one 3 s late.
+            service = replace(service, stamps="two_nodes")
+        return replace(schedule, service=service, earlier=(*schedule.earlier, twin), faults=faults)
+    if story < 0.09 and len(valid) >= 3:
+        return _queued_behind(rng, schedule, valid)
+    if story < 0.12 and len(valid) >= 2:
+        return _other_writer(rng, schedule, valid)
     return schedule
+
+
+def _other_writer(rng: random.Random, schedule: Schedule, valid: list[Row]) -> Schedule:
+    """Another program on the account enriches some of the run's leads while the run goes
+    on, one of them just before the run sends that lead and loses its answer: the lookup
+    then finds a record of the lead stored after the run's earlier requests made theirs,
+    but before its own request left (deduped against it by the email, or not)."""
+    rows = tuple(
+        replace(row, email=f"lead@{row.domain}") if row.email is None and rng.random() < 0.7 else row
+        for row in valid
+    )
+    lost = rng.randint(1, min(3, len(rows) - 1))
+    # A sync run sends the leads one by one, 20-40 s each: the lost lead's request leaves
+    # some 30 s times its place after the start; the other program's record is stored
+    # 20-40 s after it sends it.
+    writes = [(rows[lost], round(rng.uniform(0.0, 30.0 * lost), 3))]
+    writes += [(rng.choice(rows), round(rng.uniform(0.0, 120.0), 3)) for _ in range(rng.randint(0, 2))]
+    run = RunSpec(strategy=rng.choice(("sync", "sync", "async")), concurrency=rng.choice((1, 1, 2)))
+    service = replace(schedule.service, stamps=rng.choice(("utc", "utc", "offset", "whole_seconds")))
+    return replace(
+        schedule,
+        rows=rows,
+        service=service,
+        runs=(run,),
+        faults=((lost, Fault(rng.choice(("drop_after", "drop_after", "error_after")))),),
+        read_faults=(),
+        earlier=(),
+        failing=frozenset(),
+        writer=tuple(sorted(writes, key=lambda write: write[1])),
+    )
+
+
+def _queued_behind(rng: random.Random, schedule: Schedule, valid: list[Row]) -> Schedule:
+    """A job creation taken in whose answer is lost, the process killed then and started
+    again at once, while other accounts' work holds the platform's five slots: freed one
+    by one within a minute or two (a job of the rerun may then run and end, short, while
+    the lost one, admitted first but long, still runs), or only minutes later (the lost job
+    waits in the queue while the rerun's deduped job ends at once)."""
+    # The slots free one by one before the rerun's first lookup, or before its second
+    # (the lost job may then still run at either), or all only minutes later.
+    low, high = rng.choice(((20.0, 70.0), (100.0, 160.0), (150.0, 300.0)))
+    busy = tuple((round(rng.uniform(0.0, 0.5), 3), round(rng.uniform(low, high), 3)) for _ in range(5))
+    service = replace(
+        schedule.service,
+        durations=(20.0, 95.0),
+        others=busy,
+        job_admission="queue",
+        fail_fast=False,
+        dispatch_tick=None,
+        quota=1000,
+        used=0,
+    )
+    # Leads of an email each (the service dedupes by email), on stamps that can prove a
+    # record: what is told here is the queue's order, not the emails' rule nor the stamps'.
+    # A name drawn for each lead draws its enrichment's length (the model's is its key's).
+    names = {row: f"Person {rng.randint(0, 9999)}" for row in valid}
+    rows = tuple(replace(row, email=f"lead@{row.domain}", name=names[row]) for row in valid)
+    service = replace(service, stamps=rng.choice(("utc", "utc", "offset", "whole_seconds")))
+    stored = rng.choice(rows[1:])
+    # Killed a moment after the loss, once its line is on disk: the rerun knows the
+    # request was taken in, if ever, by then.
+    killed = RunSpec(
+        strategy="async",
+        concurrency=1,
+        stop=Stop("kill", at=round(rng.uniform(0.05, 1.0), 3), trigger="loss"),
+    )
+    again = RunSpec(
+        strategy="async", concurrency=rng.choice((2, 3, 5)), poll_interval=rng.choice((None, 1.0, 5.0))
+    )
+    return replace(
+        schedule,
+        rows=rows,
+        service=service,
+        runs=(killed, again),
+        faults=((0, Fault("drop_after")),),
+        read_faults=(),
+        earlier=((stored, rng.choice((3600.0, 86400.0))),),
+        failing=frozenset(),
+    )
 
 
 def _platform(

@@ -30,12 +30,15 @@ from leadenrich._models import LeadIn
 
 from .clock import EPOCH, World
 
-__all__ = ["Answer", "Charge", "Job", "Record", "Service", "ServiceSettings", "lead_key"]
+__all__ = ["WRITER", "Answer", "Charge", "Job", "Record", "Service", "ServiceSettings", "lead_key"]
 
-Stamps = Literal["utc", "offset", "naive_local", "whole_seconds", "whole_minutes", "jittered", "none"]
+Stamps = Literal[
+    "utc", "offset", "naive_local", "whole_seconds", "whole_minutes", "jittered", "two_nodes", "none"
+]
 """How the service writes its times: ISO 8601 in UTC; with another zone's offset; its
 local time (5 hours behind UTC) with no offset at all; in whole seconds; in whole minutes;
-from nodes whose clocks differ by up to 3 s (not monotone); or not at all."""
+from nodes whose clocks differ by up to 3 s (not monotone); from two nodes 3 s either
+side of the true time (the jitter at its bound); or not at all."""
 
 ENRICHMENT = {
     "company_overview": {},
@@ -44,6 +47,8 @@ ENRICHMENT = {
     "engagement_playbook": {},
     "opportunity_score": 50,
 }
+WRITER = -2
+"""The request number of another program's enrichments on the account (`Schedule.writer`)."""
 SETTLE = 100.0
 """The longest the model takes to take in a request it received, and the longest an
 enrichment runs (the spec's 'up to about 90 seconds'): the windows the SDK reasons with."""
@@ -461,6 +466,9 @@ class Service:
             return moment.replace(microsecond=0).isoformat()
         if style == "whole_minutes":
             return moment.replace(second=0, microsecond=0).isoformat()
+        if style == "two_nodes":
+            node = hashlib.sha256(repr(true_time).encode()).digest()[0] & 1
+            return (moment + timedelta(seconds=6.0 * node - 3.0)).isoformat()
         if style == "jittered":
             node = int(hashlib.sha256(repr(true_time).encode()).hexdigest()[:4], 16) / 0xFFFF
             return (moment + timedelta(seconds=6.0 * node - 3.0)).isoformat()
@@ -550,10 +558,12 @@ class Service:
     # The books.
 
     def net_charges(self) -> dict[str, int]:
-        """Credits kept per lead (fingerprint): taken at admission, given back on failure."""
+        """Credits the runs' requests kept per lead (fingerprint): taken at admission, given
+        back on failure (another program's are the user's own spending, not the runs')."""
         net: dict[str, int] = {}
         for charge in self.charges:
-            net[charge.key] = net.get(charge.key, 0) + charge.amount
+            if charge.request != WRITER:
+                net[charge.key] = net.get(charge.key, 0) + charge.amount
         return net
 
     def kept_by_request(self) -> dict[int, int]:
