@@ -282,7 +282,8 @@ def _rare(rng: random.Random, schedule: Schedule) -> Schedule:
     just before a kill, while the platform's slots are busy with other accounts' work
     that frees them one by one (or only minutes later), the rerun's jobs long and short
     behind it in the queue, one of them a lead the account stored before (deduped at once,
-    it never waits for a slot)."""
+    it never waits for a slot); another program on the account; and a deduping job the
+    service forgets while its poll's answer is lost."""
     story = rng.random()
     valid = [row for row in schedule.rows if row.domain is not None]
     if story < 0.03 and len(valid) >= 2:
@@ -325,7 +326,31 @@ def _rare(rng: random.Random, schedule: Schedule) -> Schedule:
         return _queued_behind(rng, schedule, valid)
     if story < 0.12 and len(valid) >= 2:
         return _other_writer(rng, schedule, valid)
+    if story < 0.14 and valid:
+        return _forgotten_dedupe(rng, schedule, valid)
     return schedule
+
+
+def _forgotten_dedupe(rng: random.Random, schedule: Schedule, valid: list[Row]) -> Schedule:
+    """A job of the run that dedupes a record the account stored long before, whose poll
+    loses its answer and is retried late, once the service forgot the job (404): the
+    lookup that follows finds only that old record, which the job charged nothing for."""
+    retention = rng.choice((30.0, 60.0, 120.0))
+    old = rng.choice(valid)
+    first = rng.randint(0, 4)
+    late = Fault("taken_late", round(rng.uniform(retention + 5.0, retention + 60.0), 3))
+    return replace(
+        schedule,
+        service=replace(schedule.service, job_retention=retention),
+        runs=(
+            RunSpec(
+                strategy="async", concurrency=rng.choice((1, 2, 5)), max_credits=rng.choice((None, "auto"))
+            ),
+        ),
+        faults=(),
+        read_faults=((first, Fault("cut_body")), (first + 1, late)),
+        earlier=((old, rng.choice((600.0, 3600.0))),),
+    )
 
 
 def _other_writer(rng: random.Random, schedule: Schedule, valid: list[Row]) -> Schedule:
