@@ -359,6 +359,17 @@ def _arrange(
     process.watch = watch
 
 
+def _took(outcome: BulkOutcome, spec: RunSpec, process: Process, loop: SimLoop, observed: Observed) -> bool:
+    """Keep the outcome the user's loop got; True when the user leaves the loop now."""
+    stop = spec.stop
+    observed.outcomes.append(outcome)
+    observed.times.append(loop.world.now)
+    if stop is None or stop.kind not in ("break", "break_close") or len(observed.outcomes) < stop.outcomes:
+        return False
+    process.stop_iteration, observed.stopped = loop.iteration, loop.world.now
+    return True
+
+
 async def _consume(
     spec: RunSpec,
     process: Process,
@@ -366,20 +377,10 @@ async def _consume(
     outcomes: Callable[[], AsyncBulkIterator],
     observed: Observed,
 ) -> None:
-    stop, world = spec.stop, loop.world
+    stop = spec.stop
 
     def take(outcome: BulkOutcome) -> bool:
-        """Keep the outcome; True when the user leaves the loop now."""
-        observed.outcomes.append(outcome)
-        observed.times.append(world.now)
-        if (
-            stop is None
-            or stop.kind not in ("break", "break_close")
-            or len(observed.outcomes) < stop.outcomes
-        ):
-            return False
-        process.stop_iteration, observed.stopped = loop.iteration, world.now
-        return True
+        return _took(outcome, spec, process, loop, observed)
 
     if stop is not None and stop.kind == "break_close":
         async with outcomes() as iterator:
@@ -407,19 +408,10 @@ def _consume_blocking(
     observed: Observed,
 ) -> None:
     """`_consume` for the blocking client: `for outcome in client.leads.enrich_iter(...)`."""
-    stop, world = spec.stop, loop.world
+    stop = spec.stop
 
     def take(outcome: BulkOutcome) -> bool:
-        observed.outcomes.append(outcome)
-        observed.times.append(world.now)
-        if (
-            stop is None
-            or stop.kind not in ("break", "break_close")
-            or len(observed.outcomes) < stop.outcomes
-        ):
-            return False
-        process.stop_iteration, observed.stopped = loop.iteration, world.now
-        return True
+        return _took(outcome, spec, process, loop, observed)
 
     if stop is not None and stop.kind == "break_close":
         with contextlib.closing(outcomes()) as iterator:
