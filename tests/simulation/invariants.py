@@ -45,6 +45,8 @@ one it stored surely before is the plan's to rule out by the stamps, and taking 
 from __future__ import annotations
 
 import asyncio
+import json
+import re
 from dataclasses import dataclass
 from datetime import datetime
 from itertools import pairwise
@@ -54,6 +56,7 @@ from leadenrich._bulk.inputs import read_items
 from leadenrich._bulk.results import BulkOutcome
 from leadenrich._errors import LeadEnrichError
 
+from .clock import EPOCH
 from .harness import Observed, World_
 from .network import Sent
 from .service import WRITER, Record
@@ -342,12 +345,13 @@ def _older_twin(sim: World_, key: str, posts: list[Sent]) -> bool:
 
 def _stale(sim: World_, observed: Observed, sent: list[Sent], records: dict[str, Record]) -> int:
     """The leads reported charged with a record the service stored before the run's first
-    request for them, where the plan cannot know better: until the service's clock is read
-    closely, a record stored within the plan's margin before a lost request left passes
-    for the one that request stored, and the plan takes it rather than pay again
-    (docs/reliability.md). Stamps with no offset, none at all, or a `Date` header behind
-    the stamps read the clock no closer, so any earlier record may pass. Every other lead
-    reported charged must have been paid for by this run's requests."""
+    request for them, where no reader could know better: a record stored within the
+    stamps' margin, and within what the run's freshest stamp lagged the service's clock
+    by (`_lag`), before a lost request left passes for the one that request stored, and
+    the plan takes it rather than pay again (docs/reliability.md). Stamps with no offset,
+    none at all, or a `Date` header behind the stamps read the clock no closer, so any
+    earlier record may pass. Every other lead reported charged must have been paid for by
+    this run's requests."""
     window = _window(sim)
     written = _writers(sim)
     first_sent: dict[str, float] = {}
@@ -355,13 +359,44 @@ def _stale(sim: World_, observed: Observed, sent: list[Sent], records: dict[str,
         if s.key is not None:
             first_sent.setdefault(s.key, s.at)
     stale = 0
-    for outcome in observed.outcomes:
+    for outcome, at in zip(observed.outcomes, observed.times, strict=True):
         lead = outcome.lead
         if outcome.charged and lead is not None and lead.id in records:
             record = records[lead.id]
             early = first_sent.get(record.key, float("inf")) - record.created
-            stale += 0 < early <= window and record.id not in written
+            if early > 0 and record.id not in written:
+                stale += early <= window or early <= window + _lag(sim, observed, at)
     return stale
+
+
+_STAMP = re.compile(rb'"created_at": ?"([^"]+)"')
+
+
+def _lag(sim: World_, observed: Observed, until: float) -> float:
+    """How far behind the service's clock the run's freshest stamp was when it came, of
+    the answers the run had by `until` (true seconds): every stamp is written no later
+    than it is sent, so no reader of them knows the service's clock closer than that. A
+    record of a lead stored that much before its lost request left reads, to any reader,
+    as maybe stored after it."""
+    offset = sim.service.settings.clock_offset
+    lag = float("inf")
+    for at, answer in observed.process.answered:
+        if at > until:
+            break
+        body = answer.body
+        text = (
+            body
+            if isinstance(body, bytes)
+            else json.dumps(body).encode()
+            if not isinstance(body, str)
+            else body.encode()
+        )
+        for match in _STAMP.finditer(text):
+            stamp = datetime.fromisoformat(match.group(1).decode())
+            if stamp.tzinfo is not None:
+                written = (stamp - EPOCH).total_seconds() - offset
+                lag = min(lag, at - written)
+    return lag
 
 
 def _taken_from_writer(sim: World_, observed: Observed) -> int:

@@ -51,6 +51,9 @@ class Process:
     """Whose key its client has: the service answers it as that account's."""
     credits_read: list[tuple[float, int]] = field(default_factory=list[tuple[float, int]])
     """When the service told it how many credits the account had left, and how many."""
+    answered: list[tuple[float, Answer]] = field(default_factory=list[tuple[float, Answer]])
+    """Each 2xx answer it received, and when: what its stamps could tell the run of the
+    service's clock (the checks read them only when a run took an older record)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -226,6 +229,7 @@ class Network:
             if call.on_date is not None and (date := outcome.headers.get("date")) is not None:
                 call.on_date(date)
             if 200 <= outcome.status < 300:
+                client.process.answered.append((self.world.now, outcome))
                 if call.path == "/usage" and isinstance(outcome.body, dict):
                     months: dict[str, Any] = outcome.body["monthly_leads"]
                     if months["effective_limit"] is not None:

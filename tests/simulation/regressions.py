@@ -609,4 +609,23 @@ PINNED: list[Pinned] = [
             failing=frozenset({"co1.com"}),
         ),
     ),
+    Pinned(
+        "an_older_record_no_stamp_could_rule_out",
+        4079390,
+        "A check's mistake, found by the long run of the widened model: a sync request for a "
+        "lead met a gateway's 502 before it reached the service, and the lead's lookup found "
+        "a record of the same lead stored 32 s before the run. The only stamp of the run's "
+        "own making came with a 46 s answer, so no reader of the run's answers could tell the "
+        "older record from one that request stored: the plan took it (one credit "
+        "over-reported, nothing paid twice). The check allowed that only within a fixed "
+        "margin; it now allows what the run's freshest stamp lagged the service's clock by.",
+        Schedule(
+            seed=4079390,
+            rows=(Row("Co0", "co0.com", email="p0@co0.com"), Row("Co1", "co1.com")),
+            service=_DEFAULT,
+            runs=(RunSpec(strategy="sync", concurrency=1),),
+            faults=((0, Fault("error_before")), (1, Fault("slow", 46.0))),
+            earlier=((Row("Co0", "co0.com", email="p0@co0.com"), 32.4055),),
+        ),
+    ),
 ]
