@@ -20,7 +20,7 @@ import random
 import shutil
 import tempfile
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from concurrent.futures import Future
 from pathlib import Path
 from typing import Any
@@ -104,19 +104,32 @@ class Disk:
         """The process is over: what its file holds stays (the OS writes it out)."""
         self.synced = len(self.data())
 
+    def as_written_by_1_1(self) -> None:
+        """Rewrite the complete lines as 1.1 wrote them: no line said whose the checkpoint is."""
+        self._rewrite(lambda entry: None if entry.get("event") == "owner" else entry)
+
     def as_written_by_1_0(self) -> None:
         """Rewrite the complete lines as 1.0 wrote them: a `started` line did not say
         whether the lead was sent as a job, and no line said whose the checkpoint is, nor
         a job's id, nor a lost answer."""
+
+        def as_1_0(entry: dict[str, Any]) -> dict[str, Any] | None:
+            if entry.get("event") in ("owner", "job", "lost"):
+                return None
+            entry.pop("as_job", None)
+            return entry
+
+        self._rewrite(as_1_0)
+
+    def _rewrite(self, line: Callable[[dict[str, Any]], dict[str, Any] | None]) -> None:
+        """Each complete line as `line` makes it (None: left out); a torn end stays."""
         data = self.data()
         complete = data[: data.rfind(b"\n") + 1]
         lines: list[bytes] = []
-        for line in complete.splitlines():
-            entry = json.loads(line)
-            if entry.get("event") in ("owner", "job", "lost"):
-                continue
-            entry.pop("as_job", None)
-            lines.append(json.dumps(entry, separators=(",", ":")).encode())
+        for raw in complete.splitlines():
+            entry = line(json.loads(raw))
+            if entry is not None:
+                lines.append(json.dumps(entry, separators=(",", ":")).encode())
         self.path.write_bytes(b"".join(line + b"\n" for line in lines) + data[len(complete) :])
         self.settled()
 

@@ -18,11 +18,14 @@ import gc
 import logging
 import random
 from collections.abc import Callable, Generator
+from contextlib import ExitStack
 from dataclasses import dataclass, field, replace
 from functools import partial
 from typing import Any
+from unittest import mock
 
 from leadenrich._bulk.checkpoint import Checkpoint
+from leadenrich._bulk.emails import EmailTurns
 from leadenrich._bulk.iteration import AsyncBulkIterator, Halt, OpenIterations
 from leadenrich._bulk.preview import BulkPreview, Draft, preview
 from leadenrich._bulk.results import BulkOutcome
@@ -257,6 +260,10 @@ def _run(sim: World_, spec: RunSpec, process: Process, rng: random.Random) -> Ob
             finally:
                 thread.ended = True
 
+    plan_of_1_1 = ExitStack()
+    if spec.by_1_1:
+        # 1.1's plan: a lead left maybe charged let go of its email (1.2 keeps it held).
+        plan_of_1_1.enter_context(mock.patch.object(EmailTurns, "keep", EmailTurns.release))
     if spec.runner == "threaded":
         try:
             threaded()
@@ -281,6 +288,7 @@ def _run(sim: World_, spec: RunSpec, process: Process, rng: random.Random) -> Ob
             observed.raised = exc
         except BaseException as exc:  # the checks report it
             observed.raised = exc
+    plan_of_1_1.close()
     if process.dead:
         _wind_down(loop)
     else:
@@ -297,6 +305,8 @@ def _run(sim: World_, spec: RunSpec, process: Process, rng: random.Random) -> Ob
     sim.disk.settled()
     if spec.legacy:
         sim.disk.as_written_by_1_0()
+    elif spec.by_1_1:
+        sim.disk.as_written_by_1_1()
     try:
         observed.checkpoint = Checkpoint(sim.disk.path).load()
     except LeadEnrichError as exc:

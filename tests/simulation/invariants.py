@@ -6,6 +6,9 @@
   the record that credit paid for (the last run comes after an hour of quiet and meets no
   fault: whatever an earlier run reported `maybe_charged` must be found by then), or
   `maybe_charged` when the lead has two records no reader can tell apart (`_tied`).
+- `paid_lead_sent_again`: no run sends a lead again once the service kept a credit for a
+  run's earlier request for it (a lead left maybe charged is looked up, never sent
+  again on a guess: only the service's dedupe by email would keep that free).
 - `sent_after_stop`: no enrichment request leaves after the user stopped the run.
 - `checkpoint_disagrees`: every lead the checkpoint calls done has a record the service
   stored for it (or returned it, deduped), and every job it names is that lead's job.
@@ -94,6 +97,7 @@ def check(sim: World_) -> list[Violation]:
                 Violation("charged_twice", f"rows {rows_of.get(key)} paid {paid} times (requests {requests})")
             )
     found += _email_paid_twice(sim, rows_of)
+    found += _paid_sent_again(sim, rows_of)
     last = sim.runs[-1]
     by_row = {o.index: o for o in last.outcomes}
     charged_refs = {c.ref for c in service.charges if c.amount > 0 and c.request != WRITER}
@@ -143,6 +147,34 @@ def _email_paid_twice(sim: World_, rows_of: dict[str, list[int]]) -> list[Violat
                 rows = sorted(row for key in keys[email] for row in rows_of.get(key, []))
                 found.append(
                     Violation("charged_twice", f"rows {rows} share an email and were paid {credits} times")
+                )
+    return found
+
+
+def _paid_sent_again(sim: World_, rows_of: dict[str, list[int]]) -> list[Violation]:
+    """Enrichment requests for a lead that left after the service charged a run's earlier
+    request for it, a credit it kept: a lead a run paid for is found, never sent again
+    (sent again, it is free only when it has an email the service dedupes it by)."""
+    found: list[Violation] = []
+    for name, account in sim.network.accounts.items():
+        kept = account.kept_by_request()
+        paid: dict[str, float] = {}
+        for charge in account.charges:
+            if charge.amount > 0 and charge.request >= 0 and kept.get(charge.request, 0) > 0:
+                paid[charge.key] = min(paid.get(charge.key, charge.at), charge.at)
+        for s in sim.network.sent:
+            if (
+                s.method == "POST"
+                and s.key in paid
+                and s.at > paid[s.key]
+                and sim.runs[s.process].process.account == name
+            ):
+                found.append(
+                    Violation(
+                        "paid_lead_sent_again",
+                        f"rows {rows_of.get(s.key)} sent again (request #{s.number} at {s.at:.3f} s, "
+                        f"run {s.process + 1}) after the service kept a credit for them at {paid[s.key]:.3f} s",
+                    )
                 )
     return found
 

@@ -191,9 +191,10 @@ MUTANTS: list[Mutant] = [
         "        if not lead.deduped:\n            self.claimed.append(lead.id)",
         "        self.claimed.append(lead.id)",
         "a deduped answer claims the record of the lead it repeats, which a lost lead then never finds",
-        # Not equivalent, and not killed: 1.2's plan never has a lead deduped against the
-        # record of one still looked for (a lead left maybe charged keeps its email); a
-        # checkpoint written by 1.1's plan can hold that pair, and the model runs no 1.1 plan.
+        # Only a checkpoint 1.1 left shows it (`schedule._left_by_1_1`): 1.2's plan never
+        # has a lead deduped against the record of one still looked for (a lead left maybe
+        # charged keeps its email); 1.1's could, and the rerun then sends the paid lead
+        # again (free only by the email's dedupe: `paid_lead_sent_again`).
     ),
     Mutant(
         "forgotten_jobs_reported",

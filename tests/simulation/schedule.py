@@ -123,6 +123,10 @@ class RunSpec:
     legacy: bool = False
     """The run is 1.0's: its checkpoint lines do not say whether a lead was sent as a job,
     nor whose the checkpoint is."""
+    by_1_1: bool = False
+    """The run is 1.1's: a lead it left maybe charged let go of its email (a lead of the
+    same email could then be sent, and deduped against the first one's record while that
+    one was still unsettled), and no line says whose the checkpoint is."""
     runner: Literal["async", "threaded"] = "async"
     """The user's program runs the async client's `enrich_iter`, or the blocking client's
     (the threaded runner: a loop in the user's thread, the leads on a pool of workers)."""
@@ -147,6 +151,8 @@ class RunSpec:
             parts.append(f"the disk is full from its line {self.disk_full}")
         if self.legacy:
             parts.append("run by 1.0")
+        if self.by_1_1:
+            parts.append("run by 1.1")
         if self.runner != "async":
             parts.append(f"the {self.runner} runner")
         return ", ".join(parts)
@@ -268,7 +274,7 @@ def draw(seed: int) -> Schedule:
     schedule = Schedule(
         seed, rows, service, tuple(runs), faults, read_faults, tuple(earlier), failing, offset
     )
-    return _rare(rng, schedule)
+    return _by_1_1(rng, _rare(rng, schedule))
 
 
 def _rare(rng: random.Random, schedule: Schedule) -> Schedule:
@@ -282,8 +288,9 @@ def _rare(rng: random.Random, schedule: Schedule) -> Schedule:
     just before a kill, while the platform's slots are busy with other accounts' work
     that frees them one by one (or only minutes later), the rerun's jobs long and short
     behind it in the queue, one of them a lead the account stored before (deduped at once,
-    it never waits for a slot); another program on the account; and a deduping job the
-    service forgets while its poll's answer is lost."""
+    it never waits for a slot); another program on the account; a deduping job the
+    service forgets while its poll's answer is lost; and a checkpoint 1.1 left with a lead
+    maybe charged beside a lead of its email deduped against its record."""
     story = rng.random()
     valid = [row for row in schedule.rows if row.domain is not None]
     if story < 0.03 and len(valid) >= 2:
@@ -328,7 +335,46 @@ def _rare(rng: random.Random, schedule: Schedule) -> Schedule:
         return _other_writer(rng, schedule, valid)
     if story < 0.14 and valid:
         return _forgotten_dedupe(rng, schedule, valid)
+    if story < 0.16 and len(valid) >= 2:
+        return _left_by_1_1(rng, schedule, valid)
     return schedule
+
+
+def _left_by_1_1(rng: random.Random, schedule: Schedule, valid: list[Row]) -> Schedule:
+    """A run by 1.1 loses the answer of a lead the service took in, and leaves it maybe
+    charged (its record read as older than its request by a `Date` header 5 minutes
+    ahead); 1.1 then lets a lead of the same email go, which is deduped against the first
+    one's record; 1.2 resumes the checkpoint and must find that record for the first."""
+    first, second = valid[0], valid[1]
+    email = first.email or f"lead@{first.domain}"
+    rows = (replace(first, email=email), replace(second, email=email), *valid[2:])
+    return replace(
+        schedule,
+        rows=rows,
+        service=replace(schedule.service, date_offset=300.0, stamps=rng.choice(("utc", "offset"))),
+        runs=(
+            RunSpec(strategy="sync", concurrency=1, by_1_1=True),
+            RunSpec(strategy=rng.choice(("sync", "async")), concurrency=rng.choice((1, 2, 5))),
+        ),
+        faults=((0, Fault(rng.choice(("error_after", "drop_after")))),),
+        read_faults=(),
+        earlier=(),
+        failing=frozenset(),
+    )
+
+
+def _by_1_1(rng: random.Random, schedule: Schedule) -> Schedule:
+    """Now and then the first of several runs is 1.1's, drawn after every other draw: its
+    checkpoint may hold a lead left maybe charged beside a lead of the same email that 1.1
+    then sent, deduped against the first one's record (1.2 keeps such an email held). A
+    checkpoint that does not say whose it is cannot be told from another account's: none
+    of its runs is given another key."""
+    runs = schedule.runs
+    # Not with another account's key: 1.1's checkpoint does not say whose it is.
+    carried = any(run.account != "own" for run in runs)
+    if len(runs) < 2 or runs[0].legacy or carried or rng.random() >= 0.3:
+        return schedule
+    return replace(schedule, runs=(replace(runs[0], by_1_1=True), *runs[1:]))
 
 
 def _forgotten_dedupe(rng: random.Random, schedule: Schedule, valid: list[Row]) -> Schedule:
