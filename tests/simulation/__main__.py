@@ -50,6 +50,8 @@ def main() -> int:
         return 1
     if args.until_first:
         return _until_first(args.start, args.schedules, args.jobs)
+    if args.schedules <= 0:
+        return 1 if pinned_failed else 0
     began, used = time.perf_counter(), 0.0
     step = 1000
     chunks = [
