@@ -416,13 +416,9 @@ def _lag(sim: World_, observed: Observed, until: float) -> float:
         if at > until:
             break
         body = answer.body
-        text = (
-            body
-            if isinstance(body, bytes)
-            else json.dumps(body).encode()
-            if not isinstance(body, str)
-            else body.encode()
-        )
+        if isinstance(body, str):
+            body = body.encode()
+        text = body if isinstance(body, bytes) else json.dumps(body).encode()
         for match in _STAMP.finditer(text):
             stamp = datetime.fromisoformat(match.group(1).decode())
             if stamp.tzinfo is not None:
