@@ -133,17 +133,24 @@ def check(sim: World_) -> list[Violation]:
 def _email_paid_twice(sim: World_, rows_of: dict[str, list[int]]) -> list[Violation]:
     """Leads of one email (as the service compares them) that one account paid for more
     than once: the service dedupes an email against its stored leads, so the run that
-    sends them one after the other pays for the first stored and gets the others free."""
+    sends them one after the other pays for the first stored and gets the others free.
+    A run by 1.1 could pay twice so on its own (a lead it left maybe charged let go of its
+    email): that is 1.1's bug, not this plan's, unless a later run paid for one more."""
     found: list[Violation] = []
     for account in sim.network.accounts.values():
+        kept = account.kept_by_request()
         paid: dict[str, int] = {}
         keys: dict[str, set[str]] = {}
+        by_this_plan: set[str] = set()
         for charge in account.charges:
             if charge.email is not None and charge.request >= 0:
                 paid[charge.email] = paid.get(charge.email, 0) + charge.amount
                 keys.setdefault(charge.email, set()).add(charge.key)
+                run = sim.runs[sim.network.sent[charge.request].process]
+                if kept.get(charge.request, 0) > 0 and not run.spec.by_1_1:
+                    by_this_plan.add(charge.email)
         for email, credits in paid.items():
-            if credits > 1 and len(keys[email]) > 1:
+            if credits > 1 and len(keys[email]) > 1 and email in by_this_plan:
                 rows = sorted(row for key in keys[email] for row in rows_of.get(key, []))
                 found.append(
                     Violation("charged_twice", f"rows {rows} share an email and were paid {credits} times")

@@ -628,4 +628,26 @@ PINNED: list[Pinned] = [
             earlier=((Row("Co0", "co0.com", email="p0@co0.com"), 32.4055),),
         ),
     ),
+    Pinned(
+        "a_double_charge_of_1_1_not_this_plans",
+        7041930,
+        "A check's mistake, found by the long run once runs by 1.1 joined the model: the 1.1 "
+        "run left a lead whose job creation was taken in late maybe charged and, as 1.1 did, "
+        "let its email go; a lead of the same email was sent and charged too. That is the "
+        "1.1 bug this release fixed, not the plan's under test: a run by 1.1 paying twice for "
+        "one email is no violation unless a later run pays for it once more.",
+        Schedule(
+            seed=7041930,
+            rows=(
+                Row("Co2", "co2.com", email="p2@co2.com"),
+                Row("Co3", "co3.com", email="p3@co3.com"),
+                Row("Co1", "co1.com", email="p1@co1.com"),
+                Row("Co6", "co6.com", email="p5@co5.com", name="Person 6"),
+                Row("Co7", "co7.com", email="p5@co5.com", name="Person 7"),
+            ),
+            service=_DEFAULT,
+            runs=(RunSpec(strategy="async", concurrency=5, by_1_1=True),),
+            faults=((1, Fault("taken_late", 85.0)),),
+        ),
+    ),
 ]
