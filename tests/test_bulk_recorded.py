@@ -260,7 +260,9 @@ async def test_a_lead_waiting_out_a_429_is_not_sent_after_the_stop(kind: str, tm
 
 # Leads whose durations at enrichment_seconds=(20, 100) are 8 s of the service apart or
 # more (the fake draws a lead's duration from its domain): whichever 5 of them run first,
-# the third to finish ends 16 s (0.32 real seconds here) after the first.
+# the third to finish ends 16 s after the first, 0.8 real seconds at this scale (at 0.02,
+# 0.32 s: a loaded machine's stall let a third lead go before the first outcome was seen).
+SPREAD_SCALE = 0.05
 SPREAD = [
     "slot23.com",
     "slot3.com",
@@ -279,7 +281,7 @@ async def test_leads_waiting_for_a_slot_are_not_sent_after_the_stop(kind: str, t
     # slot it freed: the others must not leave, and are written down as not charged.
     path = tmp_path / "run.jsonl"
     leads = [{"company": f"Co {n}", "domain": domain} for n, domain in enumerate(SPREAD)]
-    with FakeServer(time_scale=0.02, enrichment_seconds=(20.0, 100.0)) as server:
+    with FakeServer(time_scale=SPREAD_SCALE, enrichment_seconds=(20.0, 100.0)) as server:
         client = make_client(kind, server)
         await stop_after_first(client, leads, concurrency=8, checkpoint=path)
         await close(client)
@@ -298,7 +300,7 @@ async def test_leaving_the_async_loop_stops_the_run_while_the_program_goes_on(tm
     # after the loop was left, and were charged.)
     path = tmp_path / "run.jsonl"
     leads = [{"company": f"Co {n}", "domain": domain} for n, domain in enumerate(SPREAD)]
-    with FakeServer(time_scale=0.02, enrichment_seconds=(20.0, 100.0)) as server:
+    with FakeServer(time_scale=SPREAD_SCALE, enrichment_seconds=(20.0, 100.0)) as server:
         client = make_client("async", server)
         async for _ in client.leads.enrich_iter(leads, concurrency=8, checkpoint=path, progress=False):
             break
