@@ -370,7 +370,6 @@ def _by_1_1(rng: random.Random, schedule: Schedule) -> Schedule:
     checkpoint that does not say whose it is cannot be told from another account's: none
     of its runs is given another key."""
     runs = schedule.runs
-    # Not with another account's key: 1.1's checkpoint does not say whose it is.
     carried = any(run.account != "own" for run in runs)
     if len(runs) < 2 or runs[0].legacy or carried or rng.random() >= 0.3:
         return schedule
