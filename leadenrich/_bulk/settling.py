@@ -58,7 +58,8 @@ SERVICE = ServiceTimes(
 )
 
 # A lead whose job creation answer was lost is looked up at most this often: again while
-# one of the run's own jobs has taken at least _AS_LONG of the time the lost one has had.
+# one of the run's own jobs has taken at least _AS_LONG of the time the lost one has had
+# (an earlier run's lost job is looked up again for as long as that holds).
 _JOB_LOOKS = 3
 _AS_LONG = 0.9
 
@@ -230,7 +231,11 @@ class Settling:
                 running = any(
                     end is None and start >= parked.intake_by for start, end in self._job_times.values()
                 )
-                return now + service.settle if running or more_jobs() else None
+                # Nor is a record it finds taken on trust while this run's own jobs take as
+                # long as the lost one has had: it may still wait in that queue, and the
+                # record be an earlier one of the lead.
+                slow = self._job_span(now) >= _AS_LONG * (now - parked.reached)
+                return now + service.settle if running or slow or more_jobs() else None
             if parked.looks >= _JOB_LOOKS or self._job_span(now) < _AS_LONG * (now - parked.reached):
                 return None
             return now + service.settle

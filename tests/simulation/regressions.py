@@ -650,4 +650,55 @@ PINNED: list[Pinned] = [
             faults=((1, Fault("taken_late", 85.0)),),
         ),
     ),
+    Pinned(
+        "an_earlier_runs_job_queued_behind_the_reruns_own",
+        7638953,
+        "A plan bug, found by the long run: a process killed a moment after a lead's job "
+        "creation left (taken in 85 s late), started again at once while other accounts' work "
+        "held the platform's slots for minutes. The rerun's own job, sent before the lost one "
+        "could have been taken in, waited in the queue for 370 s; at its fourth look (400 s) "
+        "the rerun took the lead's only record, stored 5 minutes before, as the lost job's, "
+        "while that job still waited behind its own. Fixed in settling.py: an earlier run's "
+        "lost job is looked up again for as long as the rerun's own jobs take as long as it "
+        "has had; then the lookup finds the record the job stored.",
+        Schedule(
+            seed=7638953,
+            rows=(
+                Row("Co1", "co1.com"),
+                Row("Co2", "co2.com", email="p2@co2.com"),
+                Row("Co3", "co3.com"),
+                Row("Co5", "co5.com", email="p5@co5.com"),
+                Row("Co6", "co6.com"),
+                Row("Co7", "co7.com", email="p7@co7.com"),
+            ),
+            service=ServiceSettings(
+                others=(
+                    (123.065, 44.14),
+                    (223.036, 77.03),
+                    (49.6, 29.93),
+                    (289.286, 29.354),
+                    (267.402, 77.451),
+                    (3.236, 277.118),
+                    (3.74, 221.073),
+                    (2.101, 257.176),
+                    (2.31, 157.112),
+                    (1.913, 254.672),
+                    (4.342, 228.005),
+                    (0.159, 216.414),
+                    (1.677, 295.464),
+                    (0.7, 241.892),
+                    (1.431, 239.774),
+                )
+            ),
+            runs=(
+                RunSpec(strategy="async", concurrency=2, stop=Stop("kill", at=0.138), by_1_1=True),
+                RunSpec(strategy="async", concurrency=2),
+            ),
+            faults=((0, Fault("taken_late", 85.0)),),
+            earlier=(
+                (Row("Co1", "co1.com"), 306.752),
+                (Row("Co7", "co7.com", email="p7@co7.com"), 3600.0),
+            ),
+        ),
+    ),
 ]
