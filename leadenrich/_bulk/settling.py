@@ -234,11 +234,16 @@ class Settling:
                 # Nor is a record it finds taken on trust while this run's own jobs take as
                 # long as the lost one has had: it may still wait in that queue, and the
                 # record be an earlier one of the lead.
-                slow = self._job_span(now) >= _AS_LONG * (now - parked.reached)
+                slow = self._as_long(parked, now)
                 return now + service.settle if running or slow or more_jobs() else None
-            if parked.looks >= _JOB_LOOKS or self._job_span(now) < _AS_LONG * (now - parked.reached):
+            if parked.looks >= _JOB_LOOKS or not self._as_long(parked, now):
                 return None
             return now + service.settle
+
+    def _as_long(self, parked: Parked, now: float) -> bool:
+        """Whether one of this run's jobs has taken at least _AS_LONG of the time the lost
+        job `parked` has had (the lock held): it may still wait in the same queue."""
+        return self._job_span(now) >= _AS_LONG * (now - parked.reached)
 
     def final(self, parked: Parked, began: float) -> bool:
         """Whether the lead's own record, if it ever will be, was stored by the time a
