@@ -44,7 +44,7 @@ def read_checkpoint(leads: BulkInput, checkpoint: str | os.PathLike[str]) -> Bul
         ... except KeyboardInterrupt:
         ...     result = read_checkpoint(rows, "run.jsonl")
     """
-    done = Checkpoint(checkpoint).load().done
+    done = Checkpoint(checkpoint).load().records
     outcomes: list[BulkOutcome] = []
     # The bulk runner's own numbering and keys, so each row finds its checkpoint entry.
     for item in read_items(leads):

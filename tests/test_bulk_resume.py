@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from leadenrich import JobOut, LeadEnrichError, LeadOut, LeadPage
+from leadenrich import JobOut, LeadEnrichError, LeadOut, LeadPage, read_checkpoint
 from leadenrich._bulk.checkpoint import Checkpoint
 from leadenrich._bulk.inputs import Item, read_items
 from leadenrich._bulk.plan import Plan
@@ -59,10 +59,11 @@ def look_up(plan: Plan, clock: ManualClock, found: str | None = None) -> list[An
     return plan.looked_up(look, scan, None)
 
 
-def stored(item: Item, lead_id: str) -> LeadOut:
+def stored(item: Item, lead_id: str, created_at: str | None = None) -> LeadOut:
     """The service's record of `item`'s lead (no date: taken as stored after it left)."""
     assert item.lead is not None
-    return LeadOut.model_validate(lead_out(lead_id, input=item.lead.model_dump(exclude_none=True)))
+    body = lead_out(lead_id, input=item.lead.model_dump(exclude_none=True), created_at=created_at)
+    return LeadOut.model_validate(body)
 
 
 def rerun_sending_a_job(tmp_path: Path, clock: ManualClock) -> tuple[Plan, Item]:
@@ -330,3 +331,89 @@ def test_an_earlier_runs_failed_job_is_sent_again_only_once_its_failure_is_on_re
     assert isinstance(resend, Send)
     plan.sending(resend.item)
     assert [json.loads(line)["event"] for line in journal.lines[-2:]] == ["finished", "started"]
+
+
+def provisional(tmp_path: Path) -> tuple[Checkpoint, Item, LeadOut]:
+    """A checkpoint whose run took `ld_old` for Co0's lost job without proof (the record
+    may be an earlier one of the lead while its job still waited in the queue)."""
+    [item] = read_items(ROWS[:1])
+    older = stored(item, "ld_old")
+    taken = {
+        "event": "finished",
+        "key": item.key,
+        "index": 0,
+        "status": "enriched",
+        "lead": older.model_dump(mode="json"),
+        "unproven": True,
+        "at": at(),
+    }
+    return earlier_run(tmp_path / "run.jsonl", started(item, as_job=True), taken), item, older
+
+
+def test_a_record_taken_without_proof_is_kept_and_looked_at_once_more(tmp_path: Path) -> None:
+    checkpoint, item, older = provisional(tmp_path)
+    resume = checkpoint.load()
+    assert item.key not in resume.done, "a lead whose record may be an older one is not done"
+    assert resume.uncertain[item.key].provisional == older
+    assert resume.records == {item.key: older}
+    [read] = read_checkpoint(ROWS[:1], tmp_path / "run.jsonl")
+    assert (read.status, read.lead, read.resumed) == ("enriched", older, True)
+
+
+STAMPS = {"ld_old": "2026-01-01T00:00:00Z", "ld_own": "2026-01-02T00:00:00Z"}
+
+
+@pytest.mark.parametrize(
+    ("listed", "broken", "taken", "unproven"),
+    [
+        (["ld_old", "ld_own"], None, "ld_own", False),  # its job ran since: its own record
+        (["ld_old"], None, "ld_old", False),  # nothing newer: the one taken stands
+        ([], None, "ld_old", False),  # not listed any more: never sent again
+        ([], "the listing could not be read", "ld_old", True),  # looked at again next time
+    ],
+)
+def test_the_next_run_takes_the_latest_record_at_its_start(
+    tmp_path: Path, listed: list[str], broken: str | None, taken: str, unproven: bool
+) -> None:
+    source, item, _ = provisional(tmp_path)
+    checkpoint = Checkpoint(journal=source.journal)
+    plan = Plan([item], checkpoint.take(), None, checkpoint, ManualClock(), jobs=True)
+    [outcome] = look_at_start(plan, [stored(item, lead_id, STAMPS[lead_id]) for lead_id in listed], broken)
+    assert (outcome.status, outcome.lead.id, outcome.resumed, outcome.charged) == (
+        "enriched",
+        taken,
+        True,
+        False,
+    )
+    assert plan.next() is None, "sent again"
+    checkpoint.close()
+    line = json.loads(Path(tmp_path / "run.jsonl").read_text().splitlines()[-1])
+    assert (line["lead"]["id"], line.get("unproven", False)) == (taken, unproven)
+    assert (item.key in Checkpoint(tmp_path / "run.jsonl").load().done) is not unproven
+
+
+def test_two_records_no_stamp_orders_leave_the_lead_maybe_charged_and_looked_at_again(tmp_path: Path) -> None:
+    # The service's stamps are none: the record taken and a later one of the lead cannot
+    # be told apart. One of them is its job's own: neither is reported, nothing is sent.
+    source, item, _ = provisional(tmp_path)
+    checkpoint = Checkpoint(journal=source.journal)
+    plan = Plan([item], checkpoint.take(), None, checkpoint, ManualClock(), jobs=True)
+    [outcome] = look_at_start(plan, [stored(item, "ld_old"), stored(item, "ld_own")], None)
+    assert (outcome.status, outcome.maybe_charged, outcome.lead) == ("failed", True, None)
+    assert "ld_old" in str(outcome.error)
+    assert "ld_own" in str(outcome.error)
+    assert plan.next() is None, "sent again"
+    checkpoint.close()
+    again = Checkpoint(tmp_path / "run.jsonl").load()
+    assert again.uncertain[item.key].provisional is not None, "the next run looks once more"
+
+
+def look_at_start(plan: Plan, listed: list[LeadOut], broken: str | None) -> list[Any]:
+    """The lookup a run makes as it starts, answered with `listed` (newest first, as the
+    fake server lists them) or, with `broken`, a listing that could not be read."""
+    assert plan.idle() == 0.0, "looked at once the run starts"
+    look = plan.next()
+    assert isinstance(look, Lookup)
+    scan = plan.scan(look)
+    scan.read(LeadPage(items=listed[::-1]))
+    return plan.looked_up(look, scan, LeadEnrichError(broken) if broken else None)

@@ -3,9 +3,10 @@
 One line per event: a lead `started` (before its request waits for a slot and leaves;
 whether as a job), its `job` id (on a 202, before the first poll), its answer `lost` (when
 it may still have been charged, with how long its request went unanswered),
-and `finished` (with its record when there is one). A rerun reads them back: a lead
-with a record is done, a lead with a job id is polled rather than sent again, and a
-lead that started without an answer is looked up among the stored leads first.
+and `finished` (with its record when there is one, `unproven` when that record was taken
+without proof). A rerun reads them back: a lead with a record is done (one taken without
+proof is looked up once more), a lead with a job id is polled rather than sent again,
+and a lead that started without an answer is looked up among the stored leads first.
 
 The lines go to a journal: the file (checkpoint_file.py), whose writer thread syncs each
 batch to disk, or memory where a test keeps them. A run holds its journal from its start
@@ -68,6 +69,11 @@ class Unanswered:
     """The latest stamp of a record the runs had received when it last started: its own
     record, stored after its request left, is no older (a stamp of the service's, so it
     compares with the service's stamps, where this machine's dates cannot)."""
+    provisional: LeadOut | None = None
+    """A job an earlier run sent without hearing back, whose record a later run took at
+    last without proof: it may be an earlier record of the same lead, taken while the
+    job's own still waited in the queue. The next run looks once more, and takes the
+    latest record of the lead."""
 
 
 @dataclass
@@ -85,6 +91,15 @@ class Resume:
     owners: list[Owner] = field(default_factory=list[Owner])
     """The service and the keys of the account the runs sent its leads with (none where
     no line says: checkpoints written before 1.2 do not)."""
+
+    @property
+    def records(self) -> dict[str, LeadOut]:
+        """Every lead's record a run took: those of `done`, and those taken without proof
+        (which a rerun looks at once more, and never sends)."""
+        taken = {
+            key: sent.provisional for key, sent in self.uncertain.items() if sent.provisional is not None
+        }
+        return {**taken, **self.done}
 
 
 def _lost(resume: Resume, key: str, unanswered: float) -> None:
@@ -208,12 +223,17 @@ class Checkpoint:
     def _apply_finished(key: str, entry: Any, resume: Resume) -> None:
         if entry.get("lead") is not None:
             try:
-                lead = resume.done[key] = _lazy_models.LeadOut.model_validate(entry["lead"])
+                lead = _lazy_models.LeadOut.model_validate(entry["lead"])
             except _lazy_models.ValidationError:
                 return
             stamp, latest = lead.created_at, resume.stored
             if stamp is not None and (latest is None or (same_kind(stamp, latest) and stamp > latest)):
                 resume.stored = stamp
+            if entry.get("unproven"):
+                sent = resume.uncertain.get(key, Unanswered(as_job=True))
+                resume.uncertain[key] = replace(sent, provisional=lead)
+                return
+            resume.done[key] = lead
         elif entry.get("maybe_charged"):
             if key in resume.uncertain:
                 _lost(resume, key, resume.uncertain[key].unanswered)
@@ -246,7 +266,11 @@ class Checkpoint:
         lead: LeadOut | None,
         error: LeadEnrichError | None,
         maybe_charged: bool,
+        *,
+        unproven: bool = False,
     ) -> None:
+        """The lead's outcome; `unproven`: its `lead` was taken without proof, and the next
+        run looks once more (`Unanswered.provisional`)."""
         entry: dict[str, Any] = {
             "event": "finished",
             "key": key,
@@ -256,6 +280,8 @@ class Checkpoint:
         }
         if lead is not None:
             entry["lead"] = lead.model_dump(mode="json")
+            if unproven:
+                entry["unproven"] = True
         if error is not None:
             entry["error"] = {"type": type(error).__name__, "message": str(error)}
             entry["maybe_charged"] = maybe_charged

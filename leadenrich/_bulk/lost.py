@@ -24,7 +24,7 @@ __all__ = ["LookAgain", "NotCharged", "Resend", "Take", "Unknown", "Verdict", "v
 # A lost job whose record a lookup finds but cannot prove its own is looked at this many
 # times, a settle window apart and then twice as far each time (100, 200 and 400 s),
 # before the latest such record is taken: the one found may be an earlier record of the
-# same lead while its own still waits in the queue.
+# same lead while its own still waits in the queue (the next run looks once more).
 _UNPROVEN_LOOKS = 4
 
 
@@ -34,6 +34,8 @@ class Take:
 
     pick: LeadOut
     proven: bool
+    unproven: bool = False
+    """Taken without proof for an earlier run's job: the next run looks once more."""
 
 
 @dataclass(frozen=True)
@@ -79,6 +81,14 @@ def verdict(
     done with the lead; `again` is when settling.py would look once more (None: never);
     `close` whether the service's clock is known closely enough to take a record."""
     fresh = parked.error is not None
+    if parked.provisional is not None:
+        # A record an earlier run took without proof: the latest of the lead now is its
+        # own (its job's, if it still waited in the queue then). The listing unread, the
+        # one taken stands until the next run.
+        if error is not None:
+            return Take(parked.provisional, proven=False, unproven=True)
+        latest = hit.unread if hit is not None else None
+        return _take(latest or parked.provisional, proven=False)
     if hit is not None and hit.proven is not None:
         return _take(hit.proven, proven=True)
     if error is not None:
@@ -119,8 +129,10 @@ def verdict(
             # at again, further apart, before the latest is taken.
             return LookAgain(began + settle * 2 ** (parked.looks - 1))
         # A job's last look, with the service's clock known closely: the latest record of
-        # the lead not older than its request.
-        return _take(pick, proven=False)
+        # the lead not older than its request. Its own may still wait in a queue slower
+        # than anything this run saw, behind an older record of the lead the stamps do not
+        # rule out: the next run looks once more.
+        return _take(pick, proven=False, unproven=True)
     # Within this run; or an earlier run's job that may still wait in the queue: neither a
     # missing record nor one that may be an earlier record of the lead proves anything.
     stored = (
@@ -138,11 +150,11 @@ def verdict(
     )
 
 
-def _take(pick: LeadOut | Tied, *, proven: bool) -> Take | Unknown:
+def _take(pick: LeadOut | Tied, *, proven: bool, unproven: bool = False) -> Take | Unknown:
     """`pick` as the lead's record; records it cannot tell apart leave the lead maybe
     charged, never sent again."""
     if not isinstance(pick, Tied):
-        return Take(pick, proven)
+        return Take(pick, proven, unproven)
     return Unknown(
         LeadEnrichError(
             f"not sent again: it was sent without an answer, and the stored leads hold {len(pick.ids)} "

@@ -65,7 +65,7 @@ def _same_account(checkpoint: Checkpoint, resume: Resume) -> Steps[bool]:
     """Whether the client's key is shown a record or a job of the checkpoint: with
     nothing to ask about, it is not taken for the account's (a checkpoint is one
     account's, and the leads it holds may be in flight)."""
-    asked: list[Call[Any]] = [_endpoints.get_lead(lead.id) for lead in list(resume.done.values())[:_ASKED]]
+    asked: list[Call[Any]] = [_endpoints.get_lead(lead.id) for lead in list(resume.records.values())[:_ASKED]]
     asked += [_endpoints.get_job(job_id) for job_id in list(resume.jobs.values())[:_ASKED]]
     for call in asked:
         try:

@@ -155,6 +155,14 @@ class Plan:
                 # Held while it may still be at the service: a lead with its email sent now
                 # may be charged too. (A held lead is no job to come: `_more_jobs`.)
                 self._emails.hold(item)
+                if parked.provisional is not None:
+                    logger.info(
+                        "lead %d: an earlier run took %s for it without proof; looking for a later "
+                        "record of it now",
+                        item.index,
+                        parked.provisional.id,
+                    )
+                    continue
                 logger.info(
                     "lead %d: an earlier run sent it without hearing back; looking it up in %.0f s, "
                     "once the service must be done with it, while the other leads go on",
@@ -550,7 +558,9 @@ class Plan:
                 close=self._close,
             )
             if isinstance(decided, Take):
-                outcomes += self._adopt(parked, decided.pick, proven=decided.proven)
+                outcomes += self._adopt(
+                    parked, decided.pick, proven=decided.proven, unproven=decided.unproven
+                )
             elif isinstance(decided, Unknown):
                 outcomes += self._with_copies([self._maybe_charged(item, decided.why, None)])
             elif isinstance(decided, NotCharged):
@@ -594,15 +604,16 @@ class Plan:
         created = lead.created_at
         return created is None or created.tzinfo is None or self.service_time.close(created)
 
-    def _adopt(self, parked: Parked, lead: LeadOut, *, proven: bool) -> list[BulkOutcome]:
-        """A parked lead's record, found: charged to this run when this run lost its answer."""
+    def _adopt(self, parked: Parked, lead: LeadOut, *, proven: bool, unproven: bool) -> list[BulkOutcome]:
+        """A parked lead's record, found: charged to this run when this run lost its answer
+        (`unproven`: taken without proof, looked at once more by the next run)."""
         fresh = parked.error is not None
         charged = fresh and not lead.deduped
         with self._lock:
             self._maybe -= int(fresh)
             self._spent += int(charged)
         made = parked.left if charged and proven else None
-        return self._done(parked.item, lead, charged=charged, resumed=not fresh, made=made)
+        return self._done(parked.item, lead, charged=charged, resumed=not fresh, made=made, unproven=unproven)
 
     def _more_jobs(self) -> bool:
         """Whether this run still creates jobs: leads on their way to the service, or
@@ -612,7 +623,14 @@ class Plan:
             return self._as_jobs and (self._reserved > 0 or (free and not self._over_budget()))
 
     def _done(
-        self, item: Item, lead: LeadOut, *, charged: bool, resumed: bool, made: float | None = None
+        self,
+        item: Item,
+        lead: LeadOut,
+        *,
+        charged: bool,
+        resumed: bool,
+        made: float | None = None,
+        unproven: bool = False,
     ) -> list[BulkOutcome]:
         """`made`: when the request of this run that created the record left (None when
         the record is not of this run's making)."""
@@ -627,10 +645,12 @@ class Plan:
         outcome = BulkOutcome(
             item.index, item.given, _status(lead), lead=lead, resumed=resumed, charged=charged, job_id=job_id
         )
-        self._record(item, outcome, maybe_charged=False)
+        self._record(item, outcome, maybe_charged=False, unproven=unproven)
         return self._with_copies([outcome])
 
-    def _record(self, item: Item, outcome: BulkOutcome, *, maybe_charged: bool) -> None:
+    def _record(
+        self, item: Item, outcome: BulkOutcome, *, maybe_charged: bool, unproven: bool = False
+    ) -> None:
         with self._lock:
             if maybe_charged:
                 self._emails.keep(item)
@@ -642,7 +662,13 @@ class Plan:
         self._settling.job_ended(item.key, lead is not None and not lead.deduped)
         if self._checkpoint is not None:
             self._checkpoint.finished(
-                item.key, item.index, outcome.status, outcome.lead, outcome.error, maybe_charged
+                item.key,
+                item.index,
+                outcome.status,
+                outcome.lead,
+                outcome.error,
+                maybe_charged,
+                unproven=unproven,
             )
 
     def _with_copies(self, outcomes: list[BulkOutcome]) -> list[BulkOutcome]:

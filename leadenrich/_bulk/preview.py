@@ -498,6 +498,7 @@ class Draft:
         """Classify the rows by the input and what the checkpoint holds."""
         first: dict[str, int] = {}
         rows: list[PreviewRow] = []
+        records = resume.records
         for item in self.items:
             if item.lead is None:
                 rows.append(PreviewRow(item.index, item.given, "invalid", error=item.invalid))
@@ -507,7 +508,7 @@ class Draft:
                 rows.append(PreviewRow(item.index, item.lead, "duplicate", duplicate_of=first[key]))
                 continue
             first[key] = item.index
-            if key in resume.done:
+            if key in records:
                 rows.append(PreviewRow(item.index, item.lead, "checkpoint"))
             else:
                 rows.append(PreviewRow(item.index, item.lead, "new", sent_before=key in resume.uncertain))

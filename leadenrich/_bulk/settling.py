@@ -25,7 +25,7 @@ import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
-from typing import cast
+from typing import TYPE_CHECKING, cast
 
 import httpx
 
@@ -35,6 +35,9 @@ from .._errors import APIConnectionError, APITimeoutError, InternalServerError, 
 from .._retry import UPSTREAM_FULL_BACKOFF
 from .checkpoint import Unanswered
 from .inputs import Item
+
+if TYPE_CHECKING:
+    from .._models import LeadOut
 
 __all__ = ["SERVICE", "Parked", "ServiceTimes", "Settling"]
 
@@ -58,8 +61,7 @@ SERVICE = ServiceTimes(
 )
 
 # A lead whose job creation answer was lost is looked up at most this often: again while
-# one of the run's own jobs has taken at least _AS_LONG of the time the lost one has had
-# (an earlier run's lost job is looked up again for as long as that holds).
+# one of the run's own jobs has taken at least _AS_LONG of the time the lost one has had.
 _JOB_LOOKS = 3
 _AS_LONG = 0.9
 
@@ -96,6 +98,9 @@ class Parked:
     after: datetime | None = None
     """For an earlier run's lead: the latest record that run had received when the lead
     set out (this machine's dates time nothing across runs: they may have stepped)."""
+    provisional: LeadOut | None = None
+    """For an earlier run's lead: the record a run took without proof, looked at once
+    more (`Unanswered.provisional`)."""
 
 
 class Settling:
@@ -175,6 +180,11 @@ class Settling:
         run began, at any time: the checkpoint's dates are this machine's, which may have
         stepped between the runs, so they time nothing here."""
         now, service = self._clock.now(), self._service
+        if sent.provisional is not None:
+            # Looked at once more, now: the latest record of the lead is taken.
+            return Parked(
+                item, now, None, now, now, now, now, None, after=sent.after, provisional=sent.provisional
+            )
         # 1.0's lines do not say: sent as a job, maybe, which may still wait in the queue
         # (taken for a sync request, it would be looked up too soon and sent again).
         as_job = True if sent.as_job is None else sent.as_job
@@ -231,19 +241,12 @@ class Settling:
                 running = any(
                     end is None and start >= parked.intake_by for start, end in self._job_times.values()
                 )
-                # Nor is a record it finds taken on trust while this run's own jobs take as
-                # long as the lost one has had: it may still wait in that queue, and the
-                # record be an earlier one of the lead.
-                slow = self._as_long(parked, now)
-                return now + service.settle if running or slow or more_jobs() else None
-            if parked.looks >= _JOB_LOOKS or not self._as_long(parked, now):
+                return now + service.settle if running or more_jobs() else None
+            # Looked at again while one of this run's jobs has taken as long (nearly) as the
+            # lost one has had: it may still wait in the same queue.
+            if parked.looks >= _JOB_LOOKS or self._job_span(now) < _AS_LONG * (now - parked.reached):
                 return None
             return now + service.settle
-
-    def _as_long(self, parked: Parked, now: float) -> bool:
-        """Whether one of this run's jobs has taken at least _AS_LONG of the time the lost
-        job `parked` has had (the lock held): it may still wait in the same queue."""
-        return self._job_span(now) >= _AS_LONG * (now - parked.reached)
 
     def final(self, parked: Parked, began: float) -> bool:
         """Whether the lead's own record, if it ever will be, was stored by the time a

@@ -123,6 +123,38 @@ async def test_a_1_0_start_line_is_taken_for_a_job_still_queued(
     assert server.state.charged("enrichment") == 2
 
 
+async def test_an_older_record_taken_without_proof_is_looked_at_once_more(
+    make_client: MakeClient, make_server: MakeServer, tmp_path: Path
+) -> None:
+    # The lead was enriched before (no email: the service keeps both records). A 1.0 run
+    # created its job again and lost the answer; the job waits behind a slot held for
+    # longer than the rerun looks, so the only record the rerun finds is the older one.
+    server = make_server(max_concurrent_enrichments=1, enrichment_seconds=(1200.0, 1200.0), time_scale=0.002)
+    client = make_client(server)
+    [lead] = rows(1)
+    older = await call(client.leads.enrich_sync(lead))
+    await call(client.leads.enrich({"company": "Busy", "domain": "busy.com"}))
+    queued = await call(client.leads.enrich(lead))
+    checkpoint = tmp_path / "run.jsonl"
+    checkpoint.write_text(legacy_line("started", lead))
+    [taken] = await call(client.leads.enrich_many([lead], checkpoint=checkpoint, progress=False))
+    assert (taken.status, taken.lead.id, taken.charged, taken.resumed) == ("enriched", older.id, False, True)
+    [line] = [e for e in map(json.loads, checkpoint.read_text().splitlines()) if e["event"] == "finished"]
+    assert (line["lead"]["id"], line.get("unproven")) == (older.id, True)
+    still = await call(client.jobs.get(queued.job_id))
+    assert still.status == "queued", "the rerun ended while the job waited"
+    job = await call(client.jobs.wait(queued.job_id, **PATIENT))
+    # The next run looks once more at its start, and takes the job's own record.
+    [own] = await call(client.leads.enrich_many([lead], checkpoint=checkpoint, progress=False))
+    assert (own.status, own.lead.id, own.charged, own.resumed) == ("enriched", job.result.id, False, True)
+    assert server.state.charged("enrichment") == 3, "nothing was sent again"
+    # Then the lead is done: a run after reads it from the checkpoint and asks nothing.
+    asked = len(server.state.requests())
+    [done] = await call(client.leads.enrich_many([lead], checkpoint=checkpoint, progress=False))
+    assert (done.lead.id, done.resumed) == (job.result.id, True)
+    assert [r.path for r in server.state.requests()[asked:]] == []
+
+
 async def test_a_checkpoint_refuses_another_account_and_another_service(
     make_client: MakeClient, make_server: MakeServer, tmp_path: Path
 ) -> None:
