@@ -238,9 +238,12 @@ def _run_checks(
             )
         )
     if observed.completed:
-        charged = sum(o.charged for o in observed.outcomes) - _stale(sim, observed, sent, records)
+        charged = sum(o.charged for o in observed.outcomes)
         maybe = sum(o.maybe_charged for o in observed.outcomes)
-        if not charged - _taken_from_writer(sim, observed) <= kept <= charged + maybe:
+        # A lead reported charged with an older record no reader could rule out (`_stale`)
+        # may have been paid for or not: its request may have been stored later, or never.
+        unsure = _stale(sim, observed, sent, records) + _taken_from_writer(sim, observed)
+        if not charged - unsure <= kept <= charged + maybe:
             found.append(
                 Violation(
                     "credits_misreported",
@@ -268,7 +271,7 @@ def _run_checks(
     if not isinstance(observed.checkpoint, Resume):
         found.append(Violation("unreadable_checkpoint", f"after {name}: {observed.checkpoint}"))
         return found
-    for key, lead in observed.checkpoint.done.items():
+    for key, lead in observed.checkpoint.records.items():
         record = records.get(lead.id)
         if record is None or (record.key != key and not lead.deduped):
             found.append(
@@ -389,8 +392,8 @@ def _stale(sim: World_, observed: Observed, sent: list[Sent], records: dict[str,
     by (`_lag`), before a lost request left passes for the one that request stored, and
     the plan takes it rather than pay again (docs/reliability.md). Stamps with no offset,
     none at all, or a `Date` header behind the stamps read the clock no closer, so any
-    earlier record may pass. Every other lead reported charged must have been paid for by
-    this run's requests."""
+    earlier record may pass (whether that request was stored later, paid for, or never).
+    Every other lead reported charged must have been paid for by this run's requests."""
     window = _window(sim)
     written = _writers(sim)
     first_sent: dict[str, float] = {}

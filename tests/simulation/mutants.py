@@ -262,16 +262,20 @@ MUTANTS: list[Mutant] = [
         "stored long before, is taken for its charge",
     ),
     Mutant(
-        "earlier_job_settled_while_the_queue_is_slow",
-        "_bulk/settling.py",
-        "return now + service.settle if running or slow or more_jobs() else None",
-        "return now + service.settle if running or more_jobs() else None",
-        "an earlier run's lost job still queued behind the rerun's own slow jobs is ended with an "
-        "older record of the lead: the record it paid for is never reported",
-        # Not equivalent, and killed only by its pinned schedule (seed 7,638,953 of a long
-        # run): exploration from 0 does not draw its shape within 10,000 schedules yet (a
-        # lost job creation queued behind the rerun's own jobs on slots busy for minutes,
-        # an older record of its lead on the account, the rerun's last lead deduped).
+        "record_taken_without_proof_for_good",
+        "_bulk/lost.py",
+        "return _take(pick, proven=False, unproven=True)",
+        "return _take(pick, proven=False)",
+        "a lost job still queued when its last look takes an older record of the lead is never "
+        "looked at again: the record it paid for is never reported",
+    ),
+    Mutant(
+        "provisional_record_kept",
+        "_bulk/lost.py",
+        "return _take(latest or parked.provisional, proven=False)",
+        "return _take(parked.provisional, proven=False)",
+        "the run after a record taken without proof keeps that record though a newer one of the "
+        "lead, the one its job paid for, is listed",
     ),
     Mutant(
         "maybe_charged_lead_lets_go_of_its_email",

@@ -289,8 +289,9 @@ def _rare(rng: random.Random, schedule: Schedule) -> Schedule:
     that frees them one by one (or only minutes later), the rerun's jobs long and short
     behind it in the queue, one of them a lead the account stored before (deduped at once,
     it never waits for a slot); another program on the account; a deduping job the
-    service forgets while its poll's answer is lost; and a checkpoint 1.1 left with a lead
-    maybe charged beside a lead of its email deduped against its record."""
+    service forgets while its poll's answer is lost; a checkpoint 1.1 left with a lead
+    maybe charged beside a lead of its email deduped against its record; and a lost job
+    queued for longer than the rerun looks, beside an older record of its lead."""
     story = rng.random()
     valid = [row for row in schedule.rows if row.domain is not None]
     if story < 0.03 and len(valid) >= 2:
@@ -337,7 +338,48 @@ def _rare(rng: random.Random, schedule: Schedule) -> Schedule:
         return _forgotten_dedupe(rng, schedule, valid)
     if story < 0.16 and len(valid) >= 2:
         return _left_by_1_1(rng, schedule, valid)
+    if story < 0.18 and valid:
+        return _queued_past_the_looks(rng, schedule, valid)
     return schedule
+
+
+def _queued_past_the_looks(rng: random.Random, schedule: Schedule, valid: list[Row]) -> Schedule:
+    """A lead enriched a day before, with no email (nothing dedupes it), sent again as a
+    job by a run killed in its first second (1.0's, now and then), while other accounts'
+    work holds the platform's slots for longer than the rerun looks for the job's record
+    (its answer lost, and the process killed a moment later):
+    the only record the rerun finds is the older one, and no job of its own shows the
+    queue moved past the lost one (it has none, or only leads the account has by email)."""
+    lone = replace(valid[0], email=None)
+    deduped = tuple(replace(row, email=f"lead@{row.domain}") for row in valid[1 : rng.randint(1, 3)])
+    busy = tuple((round(rng.uniform(0.0, 0.5), 3), round(rng.uniform(600.0, 1500.0), 3)) for _ in range(5))
+    service = replace(
+        schedule.service,
+        durations=(20.0, 95.0),
+        others=busy,
+        job_admission="queue",
+        fail_fast=False,
+        dispatch_tick=None,
+        quota=1000,
+        used=0,
+    )
+    killed = RunSpec(
+        strategy="async",
+        concurrency=1,
+        stop=Stop("kill", at=round(rng.uniform(0.05, 1.0), 3), trigger="loss"),
+        legacy=rng.random() < 0.3,
+    )
+    again = RunSpec(strategy=rng.choice(("sync", "async")), concurrency=rng.choice((1, 2, 5)))
+    return replace(
+        schedule,
+        rows=(lone, *deduped),
+        service=service,
+        runs=(killed, again),
+        faults=((0, Fault("drop_after")),),
+        read_faults=(),
+        earlier=((lone, 86400.0), *((row, 3600.0) for row in deduped)),
+        failing=frozenset(),
+    )
 
 
 def _left_by_1_1(rng: random.Random, schedule: Schedule, valid: list[Row]) -> Schedule:
