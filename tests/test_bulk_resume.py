@@ -333,7 +333,7 @@ def test_an_earlier_runs_failed_job_is_sent_again_only_once_its_failure_is_on_re
     assert [json.loads(line)["event"] for line in journal.lines[-2:]] == ["finished", "started"]
 
 
-def provisional(tmp_path: Path) -> tuple[Checkpoint, Item, LeadOut]:
+def taken_without_proof(tmp_path: Path) -> tuple[Checkpoint, Item, LeadOut]:
     """A checkpoint whose run took `ld_old` for Co0's lost job without proof (the record
     may be an earlier one of the lead while its job still waited in the queue)."""
     [item] = read_items(ROWS[:1])
@@ -344,14 +344,14 @@ def provisional(tmp_path: Path) -> tuple[Checkpoint, Item, LeadOut]:
         "index": 0,
         "status": "enriched",
         "lead": older.model_dump(mode="json"),
-        "unproven": True,
+        "provisional": True,
         "at": at(),
     }
     return earlier_run(tmp_path / "run.jsonl", started(item, as_job=True), taken), item, older
 
 
 def test_a_record_taken_without_proof_is_kept_and_looked_at_once_more(tmp_path: Path) -> None:
-    checkpoint, item, older = provisional(tmp_path)
+    checkpoint, item, older = taken_without_proof(tmp_path)
     resume = checkpoint.load()
     assert item.key not in resume.done, "a lead whose record may be an older one is not done"
     assert resume.uncertain[item.key].provisional == older
@@ -364,7 +364,7 @@ STAMPS = {"ld_old": "2026-01-01T00:00:00Z", "ld_own": "2026-01-02T00:00:00Z"}
 
 
 @pytest.mark.parametrize(
-    ("listed", "broken", "taken", "unproven"),
+    ("listed", "broken", "taken", "provisional"),
     [
         (["ld_old", "ld_own"], None, "ld_own", False),  # its job ran since: its own record
         (["ld_old"], None, "ld_old", False),  # nothing newer: the one taken stands
@@ -373,9 +373,9 @@ STAMPS = {"ld_old": "2026-01-01T00:00:00Z", "ld_own": "2026-01-02T00:00:00Z"}
     ],
 )
 def test_the_next_run_takes_the_latest_record_at_its_start(
-    tmp_path: Path, listed: list[str], broken: str | None, taken: str, unproven: bool
+    tmp_path: Path, listed: list[str], broken: str | None, taken: str, provisional: bool
 ) -> None:
-    source, item, _ = provisional(tmp_path)
+    source, item, _ = taken_without_proof(tmp_path)
     checkpoint = Checkpoint(journal=source.journal)
     plan = Plan([item], checkpoint.take(), None, checkpoint, ManualClock(), jobs=True)
     [outcome] = look_at_start(plan, [stored(item, lead_id, STAMPS[lead_id]) for lead_id in listed], broken)
@@ -388,14 +388,14 @@ def test_the_next_run_takes_the_latest_record_at_its_start(
     assert plan.next() is None, "sent again"
     checkpoint.close()
     line = json.loads(Path(tmp_path / "run.jsonl").read_text().splitlines()[-1])
-    assert (line["lead"]["id"], line.get("unproven", False)) == (taken, unproven)
-    assert (item.key in Checkpoint(tmp_path / "run.jsonl").load().done) is not unproven
+    assert (line["lead"]["id"], line.get("provisional", False)) == (taken, provisional)
+    assert (item.key in Checkpoint(tmp_path / "run.jsonl").load().done) is not provisional
 
 
 def test_two_records_no_stamp_orders_leave_the_lead_maybe_charged_and_looked_at_again(tmp_path: Path) -> None:
     # The service's stamps are none: the record taken and a later one of the lead cannot
     # be told apart. One of them is its job's own: neither is reported, nothing is sent.
-    source, item, _ = provisional(tmp_path)
+    source, item, _ = taken_without_proof(tmp_path)
     checkpoint = Checkpoint(journal=source.journal)
     plan = Plan([item], checkpoint.take(), None, checkpoint, ManualClock(), jobs=True)
     [outcome] = look_at_start(plan, [stored(item, "ld_old"), stored(item, "ld_own")], None)
@@ -406,6 +406,18 @@ def test_two_records_no_stamp_orders_leave_the_lead_maybe_charged_and_looked_at_
     checkpoint.close()
     again = Checkpoint(tmp_path / "run.jsonl").load()
     assert again.uncertain[item.key].provisional is not None, "the next run looks once more"
+    assert item.key not in again.records, "read as done though the run said maybe charged"
+
+
+def test_a_record_taken_without_proof_ends_the_leads_job(tmp_path: Path) -> None:
+    # A job id the run dropped (the service forgot the job) is not polled again.
+    source, item, older = taken_without_proof(tmp_path)
+    lines = source.journal.read().decode().splitlines(keepends=True)
+    job = json.dumps({"event": "job", "key": item.key, "job_id": "job_1", "at": at()}) + "\n"
+    path = tmp_path / "again.jsonl"
+    path.write_text(lines[0] + job + lines[1])
+    resume = Checkpoint(path).load()
+    assert (resume.jobs, resume.records) == ({}, {item.key: older})
 
 
 def look_at_start(plan: Plan, listed: list[LeadOut], broken: str | None) -> list[Any]:

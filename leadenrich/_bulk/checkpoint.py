@@ -3,7 +3,7 @@
 One line per event: a lead `started` (before its request waits for a slot and leaves;
 whether as a job), its `job` id (on a 202, before the first poll), its answer `lost` (when
 it may still have been charged, with how long its request went unanswered),
-and `finished` (with its record when there is one, `unproven` when that record was taken
+and `finished` (with its record when there is one, `provisional` when that record was taken
 without proof). A rerun reads them back: a lead with a record is done (one taken without
 proof is looked up once more), a lead with a job id is polled rather than sent again,
 and a lead that started without an answer is looked up among the stored leads first.
@@ -70,10 +70,12 @@ class Unanswered:
     record, stored after its request left, is no older (a stamp of the service's, so it
     compares with the service's stamps, where this machine's dates cannot)."""
     provisional: LeadOut | None = None
-    """A job an earlier run sent without hearing back, whose record a later run took at
-    last without proof: it may be an earlier record of the same lead, taken while the
-    job's own still waited in the queue. The next run looks once more, and takes the
-    latest record of the lead."""
+    """For a job whose answer was lost: the record a run took for it at its last look,
+    without proof. It may be an earlier record of the same lead, taken while the job's
+    own still waited in the queue: the next run looks once more, and takes the latest
+    record of the lead."""
+    reported: bool = False
+    """The lead's last outcome is `provisional` (no run since left it maybe charged)."""
 
 
 @dataclass
@@ -97,7 +99,9 @@ class Resume:
         """Every lead's record a run took: those of `done`, and those taken without proof
         (which a rerun looks at once more, and never sends)."""
         taken = {
-            key: sent.provisional for key, sent in self.uncertain.items() if sent.provisional is not None
+            key: sent.provisional
+            for key, sent in self.uncertain.items()
+            if sent.reported and sent.provisional is not None
         }
         return {**taken, **self.done}
 
@@ -229,14 +233,17 @@ class Checkpoint:
             stamp, latest = lead.created_at, resume.stored
             if stamp is not None and (latest is None or (same_kind(stamp, latest) and stamp > latest)):
                 resume.stored = stamp
-            if entry.get("unproven"):
-                sent = resume.uncertain.get(key, Unanswered(as_job=True))
-                resume.uncertain[key] = replace(sent, provisional=lead)
+            resume.jobs.pop(key, None)
+            if entry.get("provisional"):
+                earlier = resume.uncertain.get(key, Unanswered(as_job=True))
+                resume.uncertain[key] = replace(earlier, provisional=lead, reported=True)
                 return
             resume.done[key] = lead
         elif entry.get("maybe_charged"):
-            if key in resume.uncertain:
-                _lost(resume, key, resume.uncertain[key].unanswered)
+            if (sent := resume.uncertain.get(key)) is not None:
+                # Its record, if taken before, is still looked at, but no more its outcome.
+                resume.uncertain[key] = replace(sent, reported=False)
+                _lost(resume, key, sent.unanswered)
             return
         # Done, or ended without a charge (refused, failed and refunded): nothing to chase.
         resume.uncertain.pop(key, None)
@@ -267,9 +274,9 @@ class Checkpoint:
         error: LeadEnrichError | None,
         maybe_charged: bool,
         *,
-        unproven: bool = False,
+        provisional: bool = False,
     ) -> None:
-        """The lead's outcome; `unproven`: its `lead` was taken without proof, and the next
+        """The lead's outcome; `provisional`: its `lead` was taken without proof, and the next
         run looks once more (`Unanswered.provisional`)."""
         entry: dict[str, Any] = {
             "event": "finished",
@@ -280,8 +287,8 @@ class Checkpoint:
         }
         if lead is not None:
             entry["lead"] = lead.model_dump(mode="json")
-            if unproven:
-                entry["unproven"] = True
+            if provisional:
+                entry["provisional"] = True
         if error is not None:
             entry["error"] = {"type": type(error).__name__, "message": str(error)}
             entry["maybe_charged"] = maybe_charged

@@ -34,8 +34,8 @@ class Take:
 
     pick: LeadOut
     proven: bool
-    unproven: bool = False
-    """Taken without proof for an earlier run's job: the next run looks once more."""
+    provisional: bool = False
+    """Taken without proof at a lost job's last look: the next run looks once more."""
 
 
 @dataclass(frozen=True)
@@ -86,7 +86,7 @@ def verdict(
         # own (its job's, if it still waited in the queue then). The listing unread, the
         # one taken stands until the next run.
         if error is not None:
-            return Take(parked.provisional, proven=False, unproven=True)
+            return Take(parked.provisional, proven=False, provisional=True)
         latest = hit.unread if hit is not None else None
         return _take(latest or parked.provisional, proven=False)
     if hit is not None and hit.proven is not None:
@@ -132,7 +132,7 @@ def verdict(
         # the lead not older than its request. Its own may still wait in a queue slower
         # than anything this run saw, behind an older record of the lead the stamps do not
         # rule out: the next run looks once more.
-        return _take(pick, proven=False, unproven=True)
+        return _take(pick, proven=False, provisional=True)
     # Within this run; or an earlier run's job that may still wait in the queue: neither a
     # missing record nor one that may be an earlier record of the lead proves anything.
     stored = (
@@ -150,11 +150,11 @@ def verdict(
     )
 
 
-def _take(pick: LeadOut | Tied, *, proven: bool, unproven: bool = False) -> Take | Unknown:
+def _take(pick: LeadOut | Tied, *, proven: bool, provisional: bool = False) -> Take | Unknown:
     """`pick` as the lead's record; records it cannot tell apart leave the lead maybe
     charged, never sent again."""
     if not isinstance(pick, Tied):
-        return Take(pick, proven, unproven)
+        return Take(pick, proven, provisional)
     return Unknown(
         LeadEnrichError(
             f"not sent again: it was sent without an answer, and the stored leads hold {len(pick.ids)} "

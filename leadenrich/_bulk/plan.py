@@ -162,13 +162,13 @@ class Plan:
                         item.index,
                         parked.provisional.id,
                     )
-                    continue
-                logger.info(
-                    "lead %d: an earlier run sent it without hearing back; looking it up in %.0f s, "
-                    "once the service must be done with it, while the other leads go on",
-                    item.index,
-                    parked.due - now,
-                )
+                else:
+                    logger.info(
+                        "lead %d: an earlier run sent it without hearing back; looking it up in "
+                        "%.0f s, once the service must be done with it, while the other leads go on",
+                        item.index,
+                        parked.due - now,
+                    )
             else:
                 self._pending.append(item)
         self.ready = self._with_copies(self.ready)
@@ -559,7 +559,7 @@ class Plan:
             )
             if isinstance(decided, Take):
                 outcomes += self._adopt(
-                    parked, decided.pick, proven=decided.proven, unproven=decided.unproven
+                    parked, decided.pick, proven=decided.proven, provisional=decided.provisional
                 )
             elif isinstance(decided, Unknown):
                 outcomes += self._with_copies([self._maybe_charged(item, decided.why, None)])
@@ -604,16 +604,18 @@ class Plan:
         created = lead.created_at
         return created is None or created.tzinfo is None or self.service_time.close(created)
 
-    def _adopt(self, parked: Parked, lead: LeadOut, *, proven: bool, unproven: bool) -> list[BulkOutcome]:
+    def _adopt(self, parked: Parked, lead: LeadOut, *, proven: bool, provisional: bool) -> list[BulkOutcome]:
         """A parked lead's record, found: charged to this run when this run lost its answer
-        (`unproven`: taken without proof, looked at once more by the next run)."""
+        (`provisional`: taken without proof, looked at once more by the next run)."""
         fresh = parked.error is not None
         charged = fresh and not lead.deduped
         with self._lock:
             self._maybe -= int(fresh)
             self._spent += int(charged)
         made = parked.left if charged and proven else None
-        return self._done(parked.item, lead, charged=charged, resumed=not fresh, made=made, unproven=unproven)
+        return self._done(
+            parked.item, lead, charged=charged, resumed=not fresh, made=made, provisional=provisional
+        )
 
     def _more_jobs(self) -> bool:
         """Whether this run still creates jobs: leads on their way to the service, or
@@ -630,7 +632,7 @@ class Plan:
         charged: bool,
         resumed: bool,
         made: float | None = None,
-        unproven: bool = False,
+        provisional: bool = False,
     ) -> list[BulkOutcome]:
         """`made`: when the request of this run that created the record left (None when
         the record is not of this run's making)."""
@@ -645,11 +647,11 @@ class Plan:
         outcome = BulkOutcome(
             item.index, item.given, _status(lead), lead=lead, resumed=resumed, charged=charged, job_id=job_id
         )
-        self._record(item, outcome, maybe_charged=False, unproven=unproven)
+        self._record(item, outcome, maybe_charged=False, provisional=provisional)
         return self._with_copies([outcome])
 
     def _record(
-        self, item: Item, outcome: BulkOutcome, *, maybe_charged: bool, unproven: bool = False
+        self, item: Item, outcome: BulkOutcome, *, maybe_charged: bool, provisional: bool = False
     ) -> None:
         with self._lock:
             if maybe_charged:
@@ -668,7 +670,7 @@ class Plan:
                 outcome.lead,
                 outcome.error,
                 maybe_charged,
-                unproven=unproven,
+                provisional=provisional,
             )
 
     def _with_copies(self, outcomes: list[BulkOutcome]) -> list[BulkOutcome]:

@@ -99,8 +99,8 @@ class Parked:
     """For an earlier run's lead: the latest record that run had received when the lead
     set out (this machine's dates time nothing across runs: they may have stepped)."""
     provisional: LeadOut | None = None
-    """For an earlier run's lead: the record a run took without proof, looked at once
-    more (`Unanswered.provisional`)."""
+    """The record an earlier run took for the lead without proof, looked at once more
+    (`Unanswered.provisional`)."""
 
 
 class Settling:
@@ -181,9 +181,19 @@ class Settling:
         stepped between the runs, so they time nothing here."""
         now, service = self._clock.now(), self._service
         if sent.provisional is not None:
-            # Looked at once more, now: the latest record of the lead is taken.
+            # Looked at once more, now: the latest record of the lead is taken. (Not as a
+            # job: nothing of this run waits for it, nor proves anything of its queue.)
             return Parked(
-                item, now, None, now, now, now, now, None, after=sent.after, provisional=sent.provisional
+                item,
+                left=now,
+                floor=None,
+                reached=now,
+                intake_by=now,
+                due=now,
+                settled_by=now,
+                error=None,
+                after=sent.after,
+                provisional=sent.provisional,
             )
         # 1.0's lines do not say: sent as a job, maybe, which may still wait in the queue
         # (taken for a sync request, it would be looked up too soon and sent again).
@@ -242,8 +252,6 @@ class Settling:
                     end is None and start >= parked.intake_by for start, end in self._job_times.values()
                 )
                 return now + service.settle if running or more_jobs() else None
-            # Looked at again while one of this run's jobs has taken as long (nearly) as the
-            # lost one has had: it may still wait in the same queue.
             if parked.looks >= _JOB_LOOKS or self._job_span(now) < _AS_LONG * (now - parked.reached):
                 return None
             return now + service.settle

@@ -140,7 +140,7 @@ async def test_an_older_record_taken_without_proof_is_looked_at_once_more(
     [taken] = await call(client.leads.enrich_many([lead], checkpoint=checkpoint, progress=False))
     assert (taken.status, taken.lead.id, taken.charged, taken.resumed) == ("enriched", older.id, False, True)
     [line] = [e for e in map(json.loads, checkpoint.read_text().splitlines()) if e["event"] == "finished"]
-    assert (line["lead"]["id"], line.get("unproven")) == (older.id, True)
+    assert (line["lead"]["id"], line.get("provisional")) == (older.id, True)
     still = await call(client.jobs.get(queued.job_id))
     assert still.status == "queued", "the rerun ended while the job waited"
     job = await call(client.jobs.wait(queued.job_id, **PATIENT))

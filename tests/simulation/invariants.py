@@ -241,9 +241,12 @@ def _run_checks(
         charged = sum(o.charged for o in observed.outcomes)
         maybe = sum(o.maybe_charged for o in observed.outcomes)
         # A lead reported charged with an older record no reader could rule out (`_stale`)
-        # may have been paid for or not: its request may have been stored later, or never.
-        unsure = _stale(sim, observed, sent, records) + _taken_from_writer(sim, observed)
-        if not charged - unsure <= kept <= charged + maybe:
+        # was paid for only if the service kept a credit for the run's request for it
+        # (stored later than the run looked), or else never.
+        stale = _stale(sim, observed, sent, records)
+        paid = {s.key for s in sent if s.key is not None and kept_by_request.get(s.number, 0) > 0}
+        low = charged - len(stale) - _taken_from_writer(sim, observed)
+        if not low <= kept <= charged - len(stale - paid) + maybe:
             found.append(
                 Violation(
                     "credits_misreported",
@@ -385,8 +388,8 @@ def _older_twin(sim: World_, key: str, posts: list[Sent]) -> bool:
     return bool(earlier) and bool(posts) and kept.get(posts[-1].number, 0) <= 0
 
 
-def _stale(sim: World_, observed: Observed, sent: list[Sent], records: dict[str, Record]) -> int:
-    """The leads reported charged with a record the service stored before the run's first
+def _stale(sim: World_, observed: Observed, sent: list[Sent], records: dict[str, Record]) -> set[str]:
+    """The keys of the leads reported charged with a record the service stored before the run's first
     request for them, where no reader could know better: a record stored within the
     stamps' margin, and within what the run's freshest stamp lagged the service's clock
     by (`_lag`), before a lost request left passes for the one that request stored, and
@@ -400,14 +403,18 @@ def _stale(sim: World_, observed: Observed, sent: list[Sent], records: dict[str,
     for s in sent:
         if s.key is not None:
             first_sent.setdefault(s.key, s.at)
-    stale = 0
+    stale: set[str] = set()
     for outcome, at in zip(observed.outcomes, observed.times, strict=True):
         lead = outcome.lead
         if outcome.charged and lead is not None and lead.id in records:
             record = records[lead.id]
             early = first_sent.get(record.key, float("inf")) - record.created
-            if early > 0 and record.id not in written:
-                stale += early <= window or early <= window + _lag(sim, observed, at)
+            if (
+                early > 0
+                and record.id not in written
+                and (early <= window or early <= window + _lag(sim, observed, at))
+            ):
+                stale.add(record.key)
     return stale
 
 

@@ -105,6 +105,14 @@ MUTANTS: list[Mutant] = [
         "_UNPROVEN_LOOKS = 1",
         "a lost job takes the lead's latest record at its first look, while its own may still "
         "wait in the queue: an earlier record stands in for the paid one",
+        equivalent=(
+            "for the money rules, since a record a job's last look takes without proof is "
+            "provisional (lost.py): how often a run looks first decides only which record that "
+            "run reports (an earlier one of the lead, or the job's own once stored), never a "
+            "credit; the next run looks once more and takes the latest, and the checks judge "
+            "the record a lead ends with. The looks keep a run's own answer right where the "
+            "queue is slow for minutes"
+        ),
     ),
     Mutant(
         "claimed_records_looked_at",
@@ -264,7 +272,7 @@ MUTANTS: list[Mutant] = [
     Mutant(
         "record_taken_without_proof_for_good",
         "_bulk/lost.py",
-        "return _take(pick, proven=False, unproven=True)",
+        "return _take(pick, proven=False, provisional=True)",
         "return _take(pick, proven=False)",
         "a lost job still queued when its last look takes an older record of the lead is never "
         "looked at again: the record it paid for is never reported",

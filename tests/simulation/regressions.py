@@ -711,7 +711,7 @@ PINNED: list[Pinned] = [
         "jobs took, and at its fourth look the rerun took a record of the lead stored a day "
         "before. The job's record came at 474 s and was never reported. Fixed in lost.py: a "
         "record taken at a job's last look without proof is looked at once more by the next "
-        "run (the checkpoint says so: `unproven`), which takes the latest record of the lead.",
+        "run (the checkpoint says so: `provisional`), which takes the latest record of the lead.",
         Schedule(
             seed=7576929,
             rows=(
