@@ -6,11 +6,12 @@ from __future__ import annotations
 
 import argparse
 import functools
+import signal
 import sys
 import tempfile
 from contextlib import ExitStack
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NoReturn
 
 from .. import AsyncLeadEnrich, LeadEnrichError
 from ._commands import client_settings
@@ -18,6 +19,8 @@ from ._exit_codes import CLIError, ExitCode
 from ._messages import shell_advice
 
 if TYPE_CHECKING:
+    from types import FrameType
+
     from .._mcp import ServerState
 
 __all__ = ["mcp"]
@@ -50,8 +53,23 @@ def mcp(args: argparse.Namespace) -> int:
             checkpoints=checkpoints,
         )
         _announce(args, state)
-        anyio.run(functools.partial(serve, state, args.transport, host=args.host, port=args.port))
+        previous = signal.signal(signal.SIGINT, _interrupt)
+        try:
+            anyio.run(functools.partial(serve, state, args.transport, host=args.host, port=args.port))
+        finally:
+            signal.signal(signal.SIGINT, previous)
     return ExitCode.OK
+
+
+def _interrupt(signum: int, frame: FrameType | None) -> NoReturn:
+    """Ctrl-C: KeyboardInterrupt where the program is, which main() reports as 130.
+
+    Over HTTP, uvicorn takes the Ctrl-C, stops the server, and raises it again as the
+    server returns, under the handler it found. That must be this one: a SIGINT ignored
+    at start (a command a shell starts in the background) was ignored again, and the
+    command exited 0; Python's own handler is one asyncio's runner replaces with one that
+    only cancels the main task, which a task about to end may never see."""
+    raise KeyboardInterrupt
 
 
 def _client(args: argparse.Namespace) -> AsyncLeadEnrich:

@@ -134,6 +134,21 @@ async def test_over_http_every_session_shares_the_cap(
     assert server.api_key not in err
 
 
+def test_over_http_a_ctrl_c_is_an_interruption_where_it_was_ignored_at_start() -> None:
+    # Started from a script in the background, a program inherits SIGINT ignored. uvicorn
+    # takes the Ctrl-C itself, and raises it again once the server stopped, under the
+    # handler it found: ignored, the command ended 0 as if nothing had happened.
+    port = free_port()
+    command = ["-m", "leadenrich", "mcp", "--fake", "--transport", "http", "--port", str(port)]
+    # As `sh` leaves it for a command it starts in the background (`exec` keeps it).
+    ignoring = ["sh", "-c", 'trap "" INT; exec "$0" "$@"', sys.executable, *command]
+    process = subprocess.Popen(ignoring, env=clean_environment(), stderr=subprocess.PIPE, text=True)
+    listening(port)
+    err = stop(process)
+    assert process.returncode == 130, err
+    assert err.endswith("leadenrich: interrupted\n")
+
+
 def stop(process: subprocess.Popen[str]) -> str:
     """Ctrl-C, then what the process wrote on stderr."""
     process.send_signal(signal.SIGINT)
