@@ -59,3 +59,17 @@ def test_leads_without_an_email_never_wait() -> None:
     turns.keep(a)
     assert turns.free(b)
     assert not turns.kept(b)
+
+
+def test_an_email_held_by_two_leads_is_free_once_both_are_over() -> None:
+    # An earlier run's two unanswered leads of one email, both parked by the rerun: the
+    # first one settled, the second may still be at the service.
+    first, second, third = _items("p@x.com", "P@X.COM", "p@x.com")
+    turns = EmailTurns()
+    turns.hold(first)
+    turns.hold(second)
+    turns.release(first)
+    assert not turns.free(third)
+    assert turns.free(second)
+    turns.release(second)
+    assert turns.free(third)

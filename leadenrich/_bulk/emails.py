@@ -21,8 +21,9 @@ class EmailTurns:
     plan's lock guards it)."""
 
     def __init__(self) -> None:
-        self._holder: dict[str, str] = {}
-        """Email -> the key of the lead at the service with it."""
+        self._holders: dict[str, set[str]] = {}
+        """Email -> the keys of the leads that may be at the service with it (several: an
+        earlier run's unanswered leads, each settled on its own)."""
         self._kept: dict[str, set[str]] = {}
         """Emails held for the rest of the run -> the leads left maybe charged with them."""
         self.changed = False
@@ -31,20 +32,21 @@ class EmailTurns:
     def free(self, item: Item) -> bool:
         """Whether `item` may go: no other lead with its email may be at the service."""
         email = _email_of(item)
-        return email is None or (self._holder.get(email, item.key) == item.key and not self.kept(item))
+        return email is None or (not self._holders.get(email, set()) - {item.key} and not self.kept(item))
 
     def hold(self, item: Item) -> None:
-        """`item` may be at the service from now on (a lead that already may be keeps the
-        email: two of an earlier run's, both unanswered, are settled one by one)."""
+        """`item` may be at the service from now on."""
         if (email := _email_of(item)) is not None:
-            self._holder.setdefault(email, item.key)
+            self._holders.setdefault(email, set()).add(item.key)
 
     def release(self, item: Item) -> None:
-        """`item`'s request is over (or it goes back to wait): its email is free, unless a
-        lead left maybe charged keeps it."""
+        """`item`'s request is over (or it goes back to wait): its email is free once no
+        other lead may be at the service with it, unless a lead left maybe charged keeps it."""
         email = _email_of(item)
-        if email is not None and self._holder.get(email) == item.key:
-            del self._holder[email]
+        if email is not None and (holders := self._holders.get(email)) is not None:
+            holders.discard(item.key)
+            if not holders:
+                del self._holders[email]
 
     def keep(self, item: Item) -> None:
         """`item` was left maybe charged: for all the run knows it is still at the service,

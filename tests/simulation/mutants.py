@@ -221,9 +221,17 @@ MUTANTS: list[Mutant] = [
     Mutant(
         "same_email_at_once",
         "_bulk/emails.py",
-        "return email is None or (self._holder.get(email, item.key) == item.key and not self.kept(item))",
+        "return email is None or (not self._holders.get(email, set()) - {item.key} and not self.kept(item))",
         "return True",
         "two leads with one email are at the service at once: both may be charged",
+    ),
+    Mutant(
+        "email_freed_while_another_lead_holds_it",
+        "_bulk/emails.py",
+        "            holders.discard(item.key)\n            if not holders:\n                del self._holders[email]",
+        "            del self._holders[email]",
+        "the first of two leads of one email an earlier run left unanswered settles, and a third of "
+        "that email goes while the second may still be at the service: both may be charged",
     ),
     Mutant(
         "owner_check_skipped",

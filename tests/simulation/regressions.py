@@ -774,4 +774,45 @@ PINNED: list[Pinned] = [
             earlier=((Row("Co0", "co0.com"), 86400.0),),
         ),
     ),
+    Pinned(
+        "two_unanswered_leads_of_one_email",
+        8575000,
+        "A plan bug, found by the long run once a record taken without proof was provisional: "
+        "a run took one for lead 0 at its last look; the next run sent lead 1 of the same "
+        "email (to the SDK, which compares emails without case) and was killed. The run after "
+        "parked both; lead 0's look settled it and let the email go though lead 1 was still "
+        "unanswered, and lead 3 of lead 1's email went: the service, comparing emails exactly, "
+        "charged both. Fixed in emails.py: an email is free once no lead that may be at the "
+        "service holds it (it kept only the first holder).",
+        Schedule(
+            seed=8575000,
+            rows=(
+                Row("Co1", "co1.com", email="p1@co1.com"),
+                Row("Co2", "co2.com", email="P1@CO1.COM", name="Person 2"),
+                Row("Co3", "co3.com", email="p3@co3.com"),
+                Row("Co4", "co4.com", email="P1@CO1.COM", name="Person 4"),
+                Row("Co5", "co5.com"),
+                Row("Co6", "co6.com"),
+            ),
+            service=ServiceSettings(dedupe_emails="exact"),
+            runs=(
+                RunSpec(
+                    strategy="async",
+                    concurrency=5,
+                    stop=Stop("break", at=51.0, outcomes=2, again=17.0, linger=73.0, count=7),
+                    by_1_1=True,
+                ),
+                RunSpec(
+                    strategy="sync",
+                    concurrency=1,
+                    preview=True,
+                    stop=Stop("kill", at=4.0, outcomes=4, again=2.0, trigger="request", count=8),
+                    gap=3304.0,
+                ),
+                RunSpec(strategy="sync", concurrency=1),
+            ),
+            faults=((2, Fault("drop_after")),),
+            read_faults=((18, Fault("drop_after")),),
+        ),
+    ),
 ]
