@@ -290,8 +290,9 @@ def _rare(rng: random.Random, schedule: Schedule) -> Schedule:
     behind it in the queue, one of them a lead the account stored before (deduped at once,
     it never waits for a slot); another program on the account; a deduping job the
     service forgets while its poll's answer is lost; a checkpoint 1.1 left with a lead
-    maybe charged beside a lead of its email deduped against its record; and a lost job
-    queued for longer than the rerun looks, beside an older record of its lead."""
+    maybe charged beside a lead of its email deduped against its record; a lost job
+    queued for longer than the rerun looks, beside an older record of its lead; and two
+    leads of one email a checkpoint leaves unanswered, beside a third to send."""
     story = rng.random()
     valid = [row for row in schedule.rows if row.domain is not None]
     if story < 0.03 and len(valid) >= 2:
@@ -340,6 +341,8 @@ def _rare(rng: random.Random, schedule: Schedule) -> Schedule:
         return _left_by_1_1(rng, schedule, valid)
     if story < 0.18 and valid:
         return _queued_past_the_looks(rng, schedule, valid)
+    if story < 0.20 and len(valid) >= 3:
+        return _two_unanswered_of_one_email(rng, schedule, valid)
     return schedule
 
 
@@ -378,6 +381,50 @@ def _queued_past_the_looks(rng: random.Random, schedule: Schedule, valid: list[R
         faults=((0, Fault("drop_after")),),
         read_faults=(),
         earlier=((lone, 86400.0), *((row, 3600.0) for row in deduped)),
+        failing=frozenset(),
+    )
+
+
+def _two_unanswered_of_one_email(rng: random.Random, schedule: Schedule, valid: list[Row]) -> Schedule:
+    """Two leads of one email that a checkpoint leaves unanswered, and a third of it to
+    send: a run by 1.1 (one lead at a time) leaves the first maybe charged (its record
+    read as older than its request by a `Date` header 5 minutes ahead) and lets the email
+    go, sends the second, which the service takes in late, and is killed a moment later.
+    The rerun, at once, settles the first well before the second, which may still be at
+    the service: a third lead of the email sent then is charged too."""
+    # The same email to the SDK, which compares them without case; to a service that
+    # compares them exactly, the first one's record dedupes neither of the others.
+    email = valid[0].email or f"lead@{valid[0].domain}"
+    emails = (email.lower(), email.upper(), email.upper())
+    rows = tuple(
+        replace(row, email=e, name=f"Person {n}")
+        for n, (row, e) in enumerate(zip(valid[:3], emails, strict=True))
+    )
+    # Its requests: the first lead's, the lookup that leaves it maybe charged, the second's.
+    killed = RunSpec(
+        strategy="sync",
+        concurrency=1,
+        by_1_1=True,
+        stop=Stop("kill", at=round(rng.uniform(0.05, 1.0), 3), trigger="request", count=3),
+    )
+    again = RunSpec(strategy=rng.choice(("sync", "async")), concurrency=rng.choice((1, 2, 5)))
+    return replace(
+        schedule,
+        rows=rows,
+        service=ServiceSettings(
+            date_offset=300.0,
+            stamps=rng.choice(("utc", "offset")),
+            same_email_in_flight="charge_both",
+            dedupe_emails="exact",
+            durations=(60.0, 95.0),
+        ),
+        runs=(killed, again),
+        faults=(
+            (0, Fault(rng.choice(("error_after", "drop_after")))),
+            (1, Fault("taken_late", round(rng.uniform(85.0, 99.0), 3))),
+        ),
+        read_faults=(),
+        earlier=(),
         failing=frozenset(),
     )
 
