@@ -355,17 +355,7 @@ def _queued_past_the_looks(rng: random.Random, schedule: Schedule, valid: list[R
     queue moved past the lost one (it has none, or only leads the account has by email)."""
     lone = replace(valid[0], email=None)
     deduped = tuple(replace(row, email=f"lead@{row.domain}") for row in valid[1 : rng.randint(1, 3)])
-    busy = tuple((round(rng.uniform(0.0, 0.5), 3), round(rng.uniform(600.0, 1500.0), 3)) for _ in range(5))
-    service = replace(
-        schedule.service,
-        durations=(20.0, 95.0),
-        others=busy,
-        job_admission="queue",
-        fail_fast=False,
-        dispatch_tick=None,
-        quota=1000,
-        used=0,
-    )
+    service = _slots_held(rng, schedule.service, 600.0, 1500.0)
     killed = RunSpec(
         strategy="async",
         concurrency=1,
@@ -526,17 +516,7 @@ def _queued_behind(rng: random.Random, schedule: Schedule, valid: list[Row]) -> 
     # The slots free one by one before the rerun's first lookup, or before its second
     # (the lost job may then still run at either), or all only minutes later.
     low, high = rng.choice(((20.0, 70.0), (100.0, 160.0), (150.0, 300.0)))
-    busy = tuple((round(rng.uniform(0.0, 0.5), 3), round(rng.uniform(low, high), 3)) for _ in range(5))
-    service = replace(
-        schedule.service,
-        durations=(20.0, 95.0),
-        others=busy,
-        job_admission="queue",
-        fail_fast=False,
-        dispatch_tick=None,
-        quota=1000,
-        used=0,
-    )
+    service = _slots_held(rng, schedule.service, low, high)
     # Leads of an email each (the service dedupes by email), on stamps that can prove a
     # record: what is told here is the queue's order, not the emails' rule nor the stamps'.
     # A name drawn for each lead draws its enrichment's length (the model's is its key's).
@@ -563,6 +543,22 @@ def _queued_behind(rng: random.Random, schedule: Schedule, valid: list[Row]) -> 
         read_faults=(),
         earlier=((stored, rng.choice((3600.0, 86400.0))),),
         failing=frozenset(),
+    )
+
+
+def _slots_held(rng: random.Random, service: ServiceSettings, low: float, high: float) -> ServiceSettings:
+    """`service` with its five slots taken by other accounts' work within its first half
+    second, each for `low` to `high` seconds, and jobs queued for them, the oldest first."""
+    busy = tuple((round(rng.uniform(0.0, 0.5), 3), round(rng.uniform(low, high), 3)) for _ in range(5))
+    return replace(
+        service,
+        durations=(20.0, 95.0),
+        others=busy,
+        job_admission="queue",
+        fail_fast=False,
+        dispatch_tick=None,
+        quota=1000,
+        used=0,
     )
 
 
