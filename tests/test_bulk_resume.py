@@ -360,6 +360,14 @@ def test_a_record_taken_without_proof_is_kept_and_looked_at_once_more(tmp_path: 
     assert (read.status, read.lead, read.resumed) == ("enriched", older, True)
 
 
+def rerun_of_taken_without_proof(tmp_path: Path) -> tuple[Plan, Checkpoint, Item]:
+    """The next run on `taken_without_proof`'s checkpoint (with jobs), writing its lines
+    to the same file."""
+    source, item, _ = taken_without_proof(tmp_path)
+    checkpoint = Checkpoint(journal=source.journal)
+    return Plan([item], checkpoint.take(), None, checkpoint, ManualClock(), jobs=True), checkpoint, item
+
+
 STAMPS = {"ld_old": "2026-01-01T00:00:00Z", "ld_own": "2026-01-02T00:00:00Z"}
 
 
@@ -375,9 +383,7 @@ STAMPS = {"ld_old": "2026-01-01T00:00:00Z", "ld_own": "2026-01-02T00:00:00Z"}
 def test_the_next_run_takes_the_latest_record_at_its_start(
     tmp_path: Path, listed: list[str], broken: str | None, taken: str, provisional: bool
 ) -> None:
-    source, item, _ = taken_without_proof(tmp_path)
-    checkpoint = Checkpoint(journal=source.journal)
-    plan = Plan([item], checkpoint.take(), None, checkpoint, ManualClock(), jobs=True)
+    plan, checkpoint, item = rerun_of_taken_without_proof(tmp_path)
     [outcome] = look_at_start(plan, [stored(item, lead_id, STAMPS[lead_id]) for lead_id in listed], broken)
     assert (outcome.status, outcome.lead.id, outcome.resumed, outcome.charged) == (
         "enriched",
@@ -395,9 +401,7 @@ def test_the_next_run_takes_the_latest_record_at_its_start(
 def test_two_records_no_stamp_orders_leave_the_lead_maybe_charged_and_looked_at_again(tmp_path: Path) -> None:
     # The service's stamps are none: the record taken and a later one of the lead cannot
     # be told apart. One of them is its job's own: neither is reported, nothing is sent.
-    source, item, _ = taken_without_proof(tmp_path)
-    checkpoint = Checkpoint(journal=source.journal)
-    plan = Plan([item], checkpoint.take(), None, checkpoint, ManualClock(), jobs=True)
+    plan, checkpoint, item = rerun_of_taken_without_proof(tmp_path)
     [outcome] = look_at_start(plan, [stored(item, "ld_old"), stored(item, "ld_own")], None)
     assert (outcome.status, outcome.maybe_charged, outcome.lead) == ("failed", True, None)
     assert "ld_old" in str(outcome.error)

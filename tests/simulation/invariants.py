@@ -389,14 +389,15 @@ def _older_twin(sim: World_, key: str, posts: list[Sent]) -> bool:
 
 
 def _stale(sim: World_, observed: Observed, sent: list[Sent], records: dict[str, Record]) -> set[str]:
-    """The keys of the leads reported charged with a record the service stored before the run's first
-    request for them, where no reader could know better: a record stored within the
-    stamps' margin, and within what the run's freshest stamp lagged the service's clock
-    by (`_lag`), before a lost request left passes for the one that request stored, and
-    the plan takes it rather than pay again (docs/reliability.md). Stamps with no offset,
-    none at all, or a `Date` header behind the stamps read the clock no closer, so any
-    earlier record may pass (whether that request was stored later, paid for, or never).
-    Every other lead reported charged must have been paid for by this run's requests."""
+    """The keys of the leads reported charged with a record the service stored before the
+    run's first request for them, where no reader could know better: a record stored
+    within the stamps' margin, and within what the run's freshest stamp lagged the
+    service's clock by (`_lag`), before a lost request left passes for the one that
+    request stored, and the plan takes it rather than pay again (docs/reliability.md).
+    Stamps with no offset, none at all, or a `Date` header behind the stamps read the
+    clock no closer, so any earlier record may pass (whether that request was stored
+    later, paid for, or never). Every other lead reported charged must have been paid for
+    by this run's requests."""
     window = _window(sim)
     written = _writers(sim)
     first_sent: dict[str, float] = {}
